@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# lz4gate set-up step, called by `make deps` (and so by `make test`, `make gate`,
+# `make fuzz`, `make bench`). Idempotent: a stamp file records the package set
+# that was last found complete, so a second run costs one dpkg query.
+#
+# Installs with apt-get what is missing when run as root; otherwise prints the
+# exact command to run and exits 2.
+#
+# Environment:
+#   LZ4GATE_DEPS_EXTRA   extra package names to require (space separated)
+#   LZ4GATE_DEPS_NO_INSTALL=1   never install, only report (as a non-root user would)
+#   LZ4GATE_STAMP_DIR    where the stamp goes (default: build/)
+set -u
+
+packages=(
+    clang                 # clang 14: libFuzzer, ASan/UBSan, -m32 builds
+    libclang-rt-14-dev    # compiler-rt: sanitizer and libFuzzer runtimes
+    afl++                 # AFL++ engine (afl-clang-fast, afl-fuzz)
+    gcovr                 # coverage reports
+    python3-pytest        # the suite's own tests
+    gcc-multilib          # 32-bit builds
+    g++-multilib          # 32-bit libFuzzer builds (libstdc++)
+    liblz4-dev            # the system liblz4: interop peer and `system` subject
+    lz4                   # the lz4 command-line tool (frame interop)
+    dpkg-dev              # apt-get source (the upstream lz4 subject)
+    xz-utils              # extracting the kernel source tarball
+)
+# shellcheck disable=SC2206
+packages+=(${LZ4GATE_DEPS_EXTRA:-})
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+stamp_dir=${LZ4GATE_STAMP_DIR:-$top/build}
+stamp="$stamp_dir/.deps-stamp"
+want="${packages[*]}"
+
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    exit 0
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
+    [ "$status" = "install ok installed" ] || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+    cmd="apt-get update && apt-get install -y ${missing[*]}"
+    if [ "$(id -u)" != 0 ] || [ "${LZ4GATE_DEPS_NO_INSTALL:-0}" = 1 ]; then
+        echo "lz4gate: missing packages: ${missing[*]}" >&2
+        echo "lz4gate: run as root:  $cmd" >&2
+        exit 2
+    fi
+    echo "lz4gate: installing ${missing[*]} (apt-get)" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"${TMPDIR:-/tmp}/lz4gate-apt.log" 2>&1; then
+        tail -n 20 "${TMPDIR:-/tmp}/lz4gate-apt.log" >&2
+        echo "lz4gate: apt-get failed (log above); run by hand:  $cmd" >&2
+        exit 2
+    fi
+fi
+
+mkdir -p "$stamp_dir" && printf '%s' "$want" >"$stamp"
+exit 0

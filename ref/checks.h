@@ -1,0 +1,81 @@
+/*
+ * Named safety checks of the reference decoder.
+ *
+ * Every bounds or validity test in block_decode.c is written as
+ * REF_CHECK(NAME, condition, error). A mutant build (-DREF_MUTANT=NAME, see
+ * `make mutants`) compiles one of them as "always passes", so the decoder
+ * then behaves like a real decoder that lacks that check. The regression
+ * suite and the fuzzer self-tests use these mutants to show that each case
+ * and each target can fail.
+ *
+ * X(NAME, what the check guarantees)
+ */
+#ifndef LZ4REF_CHECKS_H
+#define LZ4REF_CHECKS_H
+
+#define REF_CHECK_LIST(X)                                                             \
+    X(TOKEN_IN_INPUT,        "a token byte is available before it is read")          \
+    X(LITLEN_IN_INPUT,       "each literal-length byte is available before it is read") \
+    X(LITLEN_NO_WRAP,        "the literal length does not overflow size_t")          \
+    X(LITERALS_IN_INPUT,     "the literal run lies inside the input")                \
+    X(LITERALS_IN_OUTPUT,    "the literal run fits in the output capacity")          \
+    X(OUTPUT_FULL_AT_END,    "no input is left once the output capacity is reached") \
+    X(OFFSET_IN_INPUT,       "both offset bytes are available before they are read") \
+    X(OFFSET_NOT_ZERO,       "offset 0 is rejected")                                 \
+    X(OFFSET_IN_HISTORY,     "the match starts inside output + prefix + dictionary") \
+    X(MATCHLEN_IN_INPUT,     "each match-length byte is available before it is read") \
+    X(MATCHLEN_NO_WRAP,      "the match length does not overflow size_t")            \
+    X(MATCH_IN_OUTPUT,       "the match fits in the output capacity")                \
+    X(EOB_LAST_LITERALS,     "strict: the last 5 bytes are literals (rule 2)")       \
+    X(EOB_LAST_MATCH,        "strict: the last match starts >= 12 bytes before the end (rule 3)")
+
+enum ref_check_id {
+#define REF_CHECK_ENUM(name, what) REF_CHECK_##name,
+    REF_CHECK_LIST(REF_CHECK_ENUM)
+#undef REF_CHECK_ENUM
+    REF_CHECK_COUNT
+};
+
+/* Numeric ids so that -DREF_MUTANT=NAME can be compared in #if. */
+#define REF_MUTANT_ID_NONE 0
+#define REF_MUTANT_ID_TOKEN_IN_INPUT 1
+#define REF_MUTANT_ID_LITLEN_IN_INPUT 2
+#define REF_MUTANT_ID_LITLEN_NO_WRAP 3
+#define REF_MUTANT_ID_LITERALS_IN_INPUT 4
+#define REF_MUTANT_ID_LITERALS_IN_OUTPUT 5
+#define REF_MUTANT_ID_OUTPUT_FULL_AT_END 6
+#define REF_MUTANT_ID_OFFSET_IN_INPUT 7
+#define REF_MUTANT_ID_OFFSET_NOT_ZERO 8
+#define REF_MUTANT_ID_OFFSET_IN_HISTORY 9
+#define REF_MUTANT_ID_MATCHLEN_IN_INPUT 10
+#define REF_MUTANT_ID_MATCHLEN_NO_WRAP 11
+#define REF_MUTANT_ID_MATCH_IN_OUTPUT 12
+#define REF_MUTANT_ID_EOB_LAST_LITERALS 13
+#define REF_MUTANT_ID_EOB_LAST_MATCH 14
+
+#define REF_MUTANT_ID_(name) REF_MUTANT_ID_##name
+#define REF_MUTANT_ID(name) REF_MUTANT_ID_(name)
+
+#ifdef REF_MUTANT
+#define REF_MUTANT_SELECTED REF_MUTANT_ID(REF_MUTANT)
+#else
+#define REF_MUTANT_SELECTED REF_MUTANT_ID_NONE
+#endif
+
+/* The name of the check switched off in this build, or NULL. */
+const char *ref_mutant_name(void);
+/* Name and description of check i (0 <= i < REF_CHECK_COUNT). */
+const char *ref_check_name(int i);
+const char *ref_check_what(int i);
+
+/*
+ * REF_CHECK(NAME, cond, err): if cond is false, fail with err. In the mutant
+ * build for NAME the condition is not evaluated at all.
+ */
+#define REF_CHECK(name, cond, err)                                            \
+    do {                                                                      \
+        if (REF_MUTANT_ID_##name != REF_MUTANT_SELECTED && !(cond))           \
+            return ref_fail((err), REF_CHECK_##name, state);                  \
+    } while (0)
+
+#endif /* LZ4REF_CHECKS_H */

@@ -1,0 +1,98 @@
+/*
+ * The profile table: every rule on which a strict decoder and an established
+ * ("compatible") decoder may legitimately disagree. The differential fuzzers
+ * consult it to classify a disagreement as acceptable; anything not listed
+ * here is a real disagreement.
+ */
+#include "checks.h"
+#include "lz4ref.h"
+
+const ref_profile_rule ref_profile_rules[] = {
+    { REF_ERR_LAST_LITERALS, "EOB_LAST_LITERALS",
+      "End of block conditions, rule 2", 1, 0,
+      "The last 5 bytes must be literals; a conformant decoder is allowed, "
+      "not required, to reject a block that breaks this." },
+    { REF_ERR_LAST_MATCH_TOO_CLOSE, "EOB_LAST_MATCH",
+      "End of block conditions, rule 3", 1, 0,
+      "The last match must start at least 12 bytes before the end; decoders "
+      "may reject or accept. Decoders that test it against the output "
+      "capacity instead of the decoded size reject a superset of these." },
+    { REF_ERR_OFFSET_ZERO, "OFFSET_ZERO",
+      "Compressed block format (offset) and Implementation notes, Safe decoding", 1, 0,
+      "Offset 0 denotes a corrupted block, but established decoders "
+      "(liblz4 1.9.4) accept it and write zeros, as the spec describes. "
+      "Output that depends on the buffer's previous content is never acceptable." },
+};
+
+const size_t ref_profile_rule_count =
+    sizeof ref_profile_rules / sizeof ref_profile_rules[0];
+
+const ref_profile_rule *ref_profile_rule_for(ref_status status)
+{
+    size_t i;
+    for (i = 0; i < ref_profile_rule_count; i++)
+        if (ref_profile_rules[i].status == status)
+            return &ref_profile_rules[i];
+    return NULL;
+}
+
+const char *ref_status_name(ref_status status)
+{
+    static const char *const names[REF_STATUS_COUNT] = {
+        [REF_OK] = "ok",
+        [REF_ERR_TRUNCATED_TOKEN] = "truncated_token",
+        [REF_ERR_TRUNCATED_LITERAL_LENGTH] = "truncated_literal_length",
+        [REF_ERR_TRUNCATED_LITERALS] = "truncated_literals",
+        [REF_ERR_TRUNCATED_OFFSET] = "truncated_offset",
+        [REF_ERR_TRUNCATED_MATCH_LENGTH] = "truncated_match_length",
+        [REF_ERR_LENGTH_OVERFLOW] = "length_overflow",
+        [REF_ERR_OFFSET_ZERO] = "offset_zero",
+        [REF_ERR_OFFSET_BEFORE_START] = "offset_before_start",
+        [REF_ERR_OUTPUT_OVERFLOW] = "output_overflow",
+        [REF_ERR_OUTPUT_FULL_INPUT_LEFT] = "output_full_input_left",
+        [REF_ERR_LAST_LITERALS] = "last_literals",
+        [REF_ERR_LAST_MATCH_TOO_CLOSE] = "last_match_too_close",
+        [REF_ERR_BAD_PARAMETER] = "bad_parameter",
+    };
+    if ((unsigned)status >= REF_STATUS_COUNT)
+        return "unknown";
+    return names[status];
+}
+
+/* Names of the checks, for reports and for `make mutants`. */
+static const char *const check_names[REF_CHECK_COUNT] = {
+#define REF_CHECK_NAME(name, what) #name,
+    REF_CHECK_LIST(REF_CHECK_NAME)
+#undef REF_CHECK_NAME
+};
+static const char *const check_whats[REF_CHECK_COUNT] = {
+#define REF_CHECK_WHAT(name, what) what,
+    REF_CHECK_LIST(REF_CHECK_WHAT)
+#undef REF_CHECK_WHAT
+};
+
+const char *ref_check_name(int i)
+{
+    return i >= 0 && i < REF_CHECK_COUNT ? check_names[i] : "unknown";
+}
+
+const char *ref_check_what(int i)
+{
+    return i >= 0 && i < REF_CHECK_COUNT ? check_whats[i] : "unknown";
+}
+
+/* -DREF_MUTANT=NAME selects by number: keep the numbers in checks.h equal
+ * to the enum order + 1. */
+#define REF_CHECK_ID_MATCHES(name, what)                                      \
+    _Static_assert(REF_MUTANT_ID_##name == REF_CHECK_##name + 1, #name);
+REF_CHECK_LIST(REF_CHECK_ID_MATCHES)
+#undef REF_CHECK_ID_MATCHES
+
+const char *ref_mutant_name(void)
+{
+    int i;
+    for (i = 0; i < REF_CHECK_COUNT; i++)
+        if (i + 1 == REF_MUTANT_SELECTED)   /* ids are enum order + 1 */
+            return check_names[i];
+    return NULL;
+}
