@@ -5,6 +5,9 @@
 #   make bench     reference codec vs the system liblz4, side by side
 #   make mutants   show that every named check of the reference decoder is
 #                  exercised by a test that fails without it
+#   make subjects  fetch the default subjects (Debian's lz4 source, linux 6.1)
+#   make contracts API contract tests: SUBJECT="ref system upstream kernel"
+#                  CONFIGS="asan64 asan32 O0 O2" PATCHES="a.patch ..."
 #   make clean     remove build/
 #
 # Everything is built out of tree under build/. C builds are plain make;
@@ -16,7 +19,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # ---- build configurations for the reference codec and its C tests ------
 # CONFIG selects one; `make ref-tests CONFIG=asan32` builds into build/ref/asan32.
 CONFIG ?= asan64
-CONFIGS := asan64 asan32 gcc-O0 gcc-O2 gcc-O2-m32 clang-O2
+REF_CONFIGS := asan64 asan32 gcc-O0 gcc-O2 gcc-O2-m32 clang-O2
 
 WARN := -std=c11 -Wall -Wextra -Werror
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -40,7 +43,7 @@ cfg_flags_clang-O2 := -O2 -g
 cfg_bits_clang-O2 := 64
 
 ifeq ($(cfg_cc_$(CONFIG)),)
-$(error unknown CONFIG '$(CONFIG)'; use one of: $(CONFIGS))
+$(error unknown CONFIG '$(CONFIG)'; use one of: $(REF_CONFIGS))
 endif
 
 # MUTANT=NAME builds the reference decoder with check NAME switched off
@@ -67,12 +70,12 @@ UNIT_TESTS := $(filter-out test_interop,$(UNIT_TESTS))
 endif
 UNIT_BINS := $(addprefix $(BUILD)/,$(UNIT_TESTS))
 
-.PHONY: all deps test ref-tests ref-tests-all mutants bench clean help
+.PHONY: all deps test ref-tests ref-tests-all mutants bench clean help subjects contracts
 
 all: ref-tests
 
 help:
-	@sed -n '1,12p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,16p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@bash ci/deps.sh
@@ -81,7 +84,7 @@ ref-tests: $(UNIT_BINS)
 
 # All configurations at once (used by the pytest suite).
 ref-tests-all:
-	@for c in $(CONFIGS); do $(MAKE) -s --no-print-directory ref-tests CONFIG=$$c || exit 1; done
+	@for c in $(REF_CONFIGS); do $(MAKE) -s --no-print-directory ref-tests CONFIG=$$c || exit 1; done
 
 $(BUILD)/test_interop: tests/c/test_interop.c $(REF_SRCS) $(REF_HDRS)
 	@mkdir -p $(dir $@)
@@ -91,8 +94,20 @@ $(BUILD)/%: tests/c/%.c $(REF_SRCS) $(REF_HDRS)
 	@mkdir -p $(dir $@)
 	$(REF_CC) $(REF_CFLAGS) -o $@ $< $(REF_SRCS)
 
-test: deps
+test: deps subjects
 	$(PYTHON) -m pytest -q tests
+
+# The default subjects, cached under build/subjects (nothing is installed:
+# the kernel .deb is downloaded and only its LZ4 files are extracted).
+subjects: deps
+	@$(PYTHON) harness/fetch_subjects.py --download-kernel --quiet >/dev/null
+
+SUBJECT ?= ref system upstream kernel
+CONFIGS ?= asan64 asan32 O0 O2
+PATCHES ?=
+contracts: subjects
+	$(PYTHON) harness/contracts.py $(SUBJECT) $(foreach c,$(CONFIGS),--config $(c)) \
+		$(foreach p,$(PATCHES),--patch $(p))
 
 mutants: deps
 	$(PYTHON) tests/mutants.py

@@ -1,0 +1,25 @@
+/*
+ * Guard-page buffers: size bytes that end exactly where an inaccessible
+ * page begins, so one byte read or written past the end faults even in a
+ * build without ASan (history.md: KLZ4-2022-49078 reads 2 bytes past the
+ * input; KLZ4-GAP-17543 writes past the output).
+ */
+#ifndef LZ4GATE_GUARD_H
+#define LZ4GATE_GUARD_H
+
+#include <stddef.h>
+
+typedef struct guard_buf {
+    unsigned char *data;   /* size usable bytes, followed by a PROT_NONE page */
+    size_t size;
+    void *map;             /* the whole mapping, for guard_free */
+    size_t map_len;
+} guard_buf;
+
+/* Allocate; fill the usable bytes with `fill`. Aborts on mmap failure. */
+guard_buf guard_alloc(size_t size, int fill);
+/* Same, with the usable bytes copied from src. */
+guard_buf guard_dup(const void *src, size_t size);
+void guard_free(guard_buf *b);
+
+#endif

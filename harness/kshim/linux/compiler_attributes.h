@@ -1,0 +1,2 @@
+/* lz4gate kshim: the kernel splits attributes over two headers. */
+#include <linux/compiler_types.h>

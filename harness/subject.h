@@ -1,0 +1,116 @@
+/*
+ * The subject ABI: one table of entry points that every implementation
+ * under test (a "subject") is adapted to, so that contract tests, fuzzers
+ * and regression cases call every subject the same way.
+ *
+ * Rules for adapters (harness/adapter_*.c):
+ *  - a slot is filled only when the subject has that entry point; its bit
+ *    in `caps` says so;
+ *  - each slot has the signature and contract of the real API it wraps:
+ *    no extra bounds checks, no clamping, no error mapping beyond what the
+ *    call itself does. A subject's bug must reach the caller unchanged;
+ *  - work memory (wrkmem, state) is allocated per call with malloc, so ASan
+ *    sees it exactly.
+ *
+ * A subject is built into one relocatable object whose only global symbol
+ * is lz4gate_subject() (or, for a second subject in the same program,
+ * lz4gate_subject_b()); everything else, including the subject's own
+ * LZ4_* symbols, is made local. Two copies of LZ4 therefore link into one
+ * process without clashing (harness/subjects.py does this).
+ */
+#ifndef LZ4GATE_SUBJECT_H
+#define LZ4GATE_SUBJECT_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Capability bits: which slots are filled. */
+enum subject_cap {
+    CAP_COMPRESS_BOUND = 1u << 0,
+    CAP_DECOMPRESS_SAFE = 1u << 1,
+    CAP_DECOMPRESS_PARTIAL = 1u << 2,
+    CAP_DECOMPRESS_FAST = 1u << 3,
+    CAP_DECOMPRESS_USING_DICT = 1u << 4,
+    CAP_COMPRESS_DEFAULT = 1u << 5,
+    CAP_COMPRESS_FAST = 1u << 6,
+    CAP_COMPRESS_DEST_SIZE = 1u << 7,
+    CAP_COMPRESS_HC = 1u << 8,
+    CAP_COMPRESS_USING_DICT = 1u << 9,
+    CAP_OLD_KERNEL_COMPRESS = 1u << 10,   /* lz4_compress (kernel 3.11-4.10) */
+    CAP_OLD_KERNEL_HC_COMPRESS = 1u << 11, /* lz4hc_compress */
+    CAP_OLD_KERNEL_DECOMPRESS = 1u << 12, /* lz4_decompress (exact output size) */
+    CAP_OLD_KERNEL_DECOMPRESS_UNKNOWN = 1u << 13, /* lz4_decompress_unknownoutputsize */
+    CAP_UNLZ4 = 1u << 14,                 /* kernel lib/decompress_unlz4.c */
+};
+
+/* API generations: the expected behaviour where contracts differ
+ * (history.md §7.3) is a property of the generation, not of a test. */
+enum subject_generation {
+    GEN_REF = 0,          /* lz4gate's reference codec behind the upstream API */
+    GEN_UPSTREAM_OLD,     /* r1xx: LZ4_uncompress / LZ4_uncompress_unknownOutputSize */
+    GEN_UPSTREAM,         /* LZ4_decompress_safe era (r1xx late .. 1.10) */
+    GEN_KERNEL_OLD,       /* kernel 3.11-4.10: lz4_compress / lz4_decompress */
+    GEN_KERNEL,           /* kernel 4.11+: LZ4_* with wrkmem */
+    GEN_COUNT
+};
+
+typedef long (*unlz4_fill_fn)(void *buf, unsigned long size);
+typedef long (*unlz4_flush_fn)(void *buf, unsigned long size);
+typedef void (*unlz4_error_fn)(char *msg);
+
+struct lz4_subject {
+    const char *name;          /* as given: "ref", "kernel:/path", ... */
+    const char *version;       /* what the tree says, or "" */
+    enum subject_generation generation;
+    unsigned caps;
+
+    /* Upstream-style API (kernel 4.11+ has the same signatures; the adapter
+     * supplies wrkmem). */
+    int (*compress_bound)(int input_size);
+    int (*decompress_safe)(const char *src, char *dst, int compressed_size, int dst_capacity);
+    int (*decompress_safe_partial)(const char *src, char *dst, int compressed_size,
+                                   int target_output_size, int dst_capacity);
+    /* Returns input bytes read (the LZ4_decompress_fast contract). */
+    int (*decompress_fast)(const char *src, char *dst, int original_size);
+    int (*decompress_safe_using_dict)(const char *src, char *dst, int compressed_size,
+                                      int dst_capacity, const char *dict, int dict_size);
+    int (*compress_default)(const char *src, char *dst, int src_size, int dst_capacity);
+    int (*compress_fast)(const char *src, char *dst, int src_size, int dst_capacity,
+                         int acceleration);
+    int (*compress_dest_size)(const char *src, char *dst, int *src_size_ptr,
+                              int target_dst_size);
+    int (*compress_hc)(const char *src, char *dst, int src_size, int dst_capacity, int level);
+    /* Compress src with dict as history (loadDict + compress_fast_continue). */
+    int (*compress_using_dict)(const char *dict, int dict_size, const char *src, char *dst,
+                               int src_size, int dst_capacity, int acceleration);
+
+    /* Old kernel API (3.11-4.10), with its own conventions (history.md §7.1). */
+    int (*old_compress)(const unsigned char *src, size_t src_len, unsigned char *dst,
+                        size_t *dst_len);
+    int (*old_hc_compress)(const unsigned char *src, size_t src_len, unsigned char *dst,
+                           size_t *dst_len);
+    int (*old_decompress)(const unsigned char *src, size_t *src_len, unsigned char *dest,
+                          size_t actual_dest_len);
+    int (*old_decompress_unknown)(const unsigned char *src, size_t src_len,
+                                  unsigned char *dest, size_t *dest_len);
+
+    /* Kernel legacy-frame decoder (lib/decompress_unlz4.c). */
+    int (*unlz4)(unsigned char *input, long in_len, unlz4_fill_fn fill, unlz4_flush_fn flush,
+                 unsigned char *output, long *posp, unlz4_error_fn error);
+};
+
+/* The subject linked into this program (and the second one, if any). */
+const struct lz4_subject *lz4gate_subject(void);
+const struct lz4_subject *lz4gate_subject_b(void);
+
+/* Names for reports. */
+const char *subject_generation_name(enum subject_generation g);
+const char *subject_cap_name(unsigned cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LZ4GATE_SUBJECT_H */

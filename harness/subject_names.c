@@ -1,0 +1,33 @@
+/* Names of subject generations and capabilities, for records and reports. */
+#include "subject.h"
+
+const char *subject_generation_name(enum subject_generation g)
+{
+    static const char *const names[GEN_COUNT] = {
+        [GEN_REF] = "ref", [GEN_UPSTREAM_OLD] = "upstream-old", [GEN_UPSTREAM] = "upstream",
+        [GEN_KERNEL_OLD] = "kernel-old", [GEN_KERNEL] = "kernel",
+    };
+    return (unsigned)g < GEN_COUNT ? names[g] : "unknown";
+}
+
+const char *subject_cap_name(unsigned cap)
+{
+    switch (cap) {
+    case CAP_COMPRESS_BOUND: return "compress_bound";
+    case CAP_DECOMPRESS_SAFE: return "decompress_safe";
+    case CAP_DECOMPRESS_PARTIAL: return "decompress_safe_partial";
+    case CAP_DECOMPRESS_FAST: return "decompress_fast";
+    case CAP_DECOMPRESS_USING_DICT: return "decompress_safe_usingDict";
+    case CAP_COMPRESS_DEFAULT: return "compress_default";
+    case CAP_COMPRESS_FAST: return "compress_fast";
+    case CAP_COMPRESS_DEST_SIZE: return "compress_destSize";
+    case CAP_COMPRESS_HC: return "compress_HC";
+    case CAP_COMPRESS_USING_DICT: return "compress with dictionary";
+    case CAP_OLD_KERNEL_COMPRESS: return "lz4_compress";
+    case CAP_OLD_KERNEL_HC_COMPRESS: return "lz4hc_compress";
+    case CAP_OLD_KERNEL_DECOMPRESS: return "lz4_decompress";
+    case CAP_OLD_KERNEL_DECOMPRESS_UNKNOWN: return "lz4_decompress_unknownoutputsize";
+    case CAP_UNLZ4: return "unlz4";
+    default: return "entry point";
+    }
+}

@@ -1,0 +1,59 @@
+"""API contract tests on the default subjects and on broken subjects."""
+import os
+import sys
+
+import pytest
+
+from conftest import TOP
+
+sys.path.insert(0, os.path.join(TOP, "harness"))
+import contracts  # noqa: E402
+
+DEFAULT = [("ref", "asan64"), ("ref", "asan32"), ("system", "asan64"),
+           ("upstream", "asan64"), ("upstream", "asan32"), ("upstream", "O2"),
+           ("kernel", "asan64"), ("kernel", "asan32"), ("kernel", "O0"), ("kernel", "O2")]
+
+
+@pytest.mark.parametrize("spec,config", DEFAULT)
+def test_default_subject_has_no_unexplained_failure(spec, config):
+    recs = contracts.run_contracts(spec, config, quiet=True)
+    failed = [r for r in recs if r["status"] == "FAIL"]
+    assert not failed, "\n".join("%s: %s" % (r["check"], r["evidence"]) for r in failed)
+    assert sum(r["status"] == "pass" for r in recs) >= 30
+
+
+@pytest.mark.parametrize("config", ["asan64", "O2"])
+def test_kernel_findings_are_shown(config):
+    # history.md §9: Linux 6.1's LZ4_decompress_safe_partial with a negative
+    # target hits the CVE-2021-3520 pattern. The suite must show it.
+    recs = contracts.run_contracts("kernel", config, quiet=True)
+    known = {r["check"]: r["finding"] for r in recs if r["status"] == "known finding"}
+    assert known.get("decompress_safe_partial.negative_target") == "KLZ4-GAP-3520"
+    assert known.get("decompress_safe_partial.negative_capacity") == "KLZ4-GAP-3520"
+
+
+# Each deliberately broken adapter must make at least the named check fail.
+BROKEN = {
+    "write_past_capacity": "compress_default.small_capacity",
+    "short_return": "decompress_safe.exact_capacity",
+    "ignore_capacity": "decompress_safe.capacity_one_short",
+    "partial_overshoot": "decompress_safe_partial.targets",
+    "bad_bound": "compress_bound.formula_and_limit",
+}
+
+
+@pytest.mark.parametrize("mode", sorted(BROKEN))
+def test_broken_subject_fails(mode):
+    recs = contracts.run_contracts("broken:" + mode, "asan64", quiet=True)
+    failed = {r["check"] for r in recs if r["status"] == "FAIL"}
+    assert BROKEN[mode] in failed, sorted(failed)
+
+
+@pytest.mark.parametrize("mutant,check", [
+    ("LITERALS_IN_OUTPUT", "decompress_safe.capacity_one_short"),
+    ("MATCH_IN_OUTPUT", "decompress_safe.capacity_sweep"),
+])
+def test_ref_mutant_fails_contracts(mutant, check):
+    recs = contracts.run_contracts("ref-mutant:" + mutant, "asan64", quiet=True)
+    failed = {r["check"] for r in recs if r["status"] == "FAIL"}
+    assert check in failed, sorted(failed)
