@@ -8,6 +8,7 @@
 #   make subjects  fetch the default subjects (Debian's lz4 source, linux 6.1)
 #   make contracts API contract tests: SUBJECT="ref system upstream kernel"
 #                  CONFIGS="asan64 asan32 O0 O2" PATCHES="a.patch ..."
+#   make regress   regression cases: SUBJECT="ref upstream kernel" CONFIGS=...
 #   make clean     remove build/
 #
 # Everything is built out of tree under build/. C builds are plain make;
@@ -70,7 +71,7 @@ UNIT_TESTS := $(filter-out test_interop,$(UNIT_TESTS))
 endif
 UNIT_BINS := $(addprefix $(BUILD)/,$(UNIT_TESTS))
 
-.PHONY: all deps test ref-tests ref-tests-all mutants bench clean help subjects contracts
+.PHONY: all deps test ref-tests ref-tests-all mutants bench clean help subjects contracts regress
 
 all: ref-tests
 
@@ -105,12 +106,20 @@ subjects: deps
 SUBJECT ?= ref system upstream kernel
 CONFIGS ?= asan64 asan32 O0 O2
 PATCHES ?=
+regress: subjects
+	$(PYTHON) harness/regress.py $(if $(filter command line,$(origin SUBJECT)),$(SUBJECT),ref upstream kernel) \
+		$(if $(filter command line,$(origin CONFIGS)),$(foreach c,$(CONFIGS),--config $(c))) \
+		$(foreach p,$(PATCHES),--patch $(p))
+
 contracts: subjects
 	$(PYTHON) harness/contracts.py $(SUBJECT) $(foreach c,$(CONFIGS),--config $(c)) \
 		$(foreach p,$(PATCHES),--patch $(p))
 
-mutants: deps
+# Every named check of ref is exercised by a unit test, and every regression
+# case fails on the subjects that have its bug.
+mutants: deps subjects
 	$(PYTHON) tests/mutants.py
+	$(PYTHON) harness/regress.py --mutants
 
 build/bench/ref_bench: bench/ref_bench.c $(REF_SRCS) $(REF_HDRS)
 	@mkdir -p $(dir $@)

@@ -95,7 +95,7 @@ KERNEL_FILES = ("lib/lz4/lz4_decompress.c", "lib/lz4/lz4_compress.c",
 
 
 BROKEN_MODES = ("write_past_capacity", "short_return", "ignore_capacity",
-                "partial_overshoot", "bad_bound")
+                "partial_overshoot", "bad_bound", "no_negative_guard")
 
 
 def ref_check_names():
@@ -372,7 +372,8 @@ class Builder:
     def _build_broken(self, stage):
         objs, link, info = self._build_ref(stage, entry="lz4gate_ref_subject")
         objs.append(self.compile(os.path.join(HARNESS, "adapter_broken.c"), self.obj("broken"),
-                                 OUR_WARNINGS + ["-I" + HARNESS, "-DBROKEN=" + self.s.variant]))
+                                 OUR_WARNINGS + ["-I" + HARNESS, "-I" + os.path.join(TOP, "ref"),
+                                                 "-DBROKEN=" + self.s.variant]))
         return objs, link, info
 
     def _probe(self, flags, header, symbols):

@@ -67,14 +67,18 @@ static void copy_match_in_place(uint8_t *dst, size_t to, size_t distance, size_t
 static void copy_literals(uint8_t *out, size_t out_room, const uint8_t *in,
                           size_t in_room, size_t len)
 {
-    if (len <= SHORT_COPY && out_room >= SHORT_COPY && in_room >= SHORT_COPY) {
-        memcpy(out, in, SHORT_COPY);
+    /* memmove, not memcpy: in in-place decoding the block sits at the end of
+     * the output buffer and the last literals may overlap their destination
+     * (history.md KLZ4-2020-INPLACE, ULZ4-2019-INPLACE). */
+    if (!REF_RULE(LITERALS_MAY_OVERLAP)) {
+        memcpy(out, in, len);   /* the mutant: the pre-fix copy */
+    } else if (len <= SHORT_COPY && out_room >= SHORT_COPY && in_room >= SHORT_COPY) {
+        memmove(out, in, SHORT_COPY);
     } else if (len <= 2 * SHORT_COPY && out_room >= 2 * SHORT_COPY &&
                in_room >= 2 * SHORT_COPY) {
-        memcpy(out, in, SHORT_COPY);
-        memcpy(out + SHORT_COPY, in + SHORT_COPY, SHORT_COPY);
+        memmove(out, in, 2 * SHORT_COPY);
     } else { /* len > 0: the caller skips empty runs (NULL buffers) */
-        memcpy(out, in, len);
+        memmove(out, in, len);
     }
 }
 
@@ -154,7 +158,7 @@ static ref_status decode_sequences(decode_state *state)
             size_t want = limit - state->op;
             REF_CHECK(LITERALS_IN_INPUT, want <= n - state->ip, REF_ERR_TRUNCATED_LITERALS);
             if (want)
-                memcpy(dst + state->op, src + state->ip, want);
+                memmove(dst + state->op, src + state->ip, want);
             state->ip += want;
             state->op += want;
             return REF_OK;
@@ -169,7 +173,8 @@ static ref_status decode_sequences(decode_state *state)
 
         /* "End of block conditions": the last sequence has only literals.
          * Known-size decoding ends when the output is exactly full. */
-        if (state->ip == n || (p->stop_at_output_end && state->op == cap)) {
+        if ((REF_RULE(END_AT_INPUT_END) && state->ip == n) ||
+            (p->stop_at_output_end && state->op == cap)) {
             if (had_match) {
                 /* Rule 2: the last 5 bytes are literals. */
                 REF_CHECK(EOB_LAST_LITERALS, !strict || lit >= REF_LAST_LITERALS,

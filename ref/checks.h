@@ -2,7 +2,8 @@
  * Named safety checks of the reference decoder.
  *
  * Every bounds or validity test in block_decode.c is written as
- * REF_CHECK(NAME, condition, error). A mutant build (-DREF_MUTANT=NAME, see
+ * REF_CHECK(NAME, condition, error), and every other rule whose absence is a
+ * known bug class as REF_RULE(NAME). A mutant build (-DREF_MUTANT=NAME, see
  * `make mutants`) compiles one of them as "always passes", so the decoder
  * then behaves like a real decoder that lacks that check. The regression
  * suite and the fuzzer self-tests use these mutants to show that each case
@@ -27,7 +28,9 @@
     X(MATCHLEN_NO_WRAP,      "the match length does not overflow size_t")            \
     X(MATCH_IN_OUTPUT,       "the match fits in the output capacity")                \
     X(EOB_LAST_LITERALS,     "strict: the last 5 bytes are literals (rule 2)")       \
-    X(EOB_LAST_MATCH,        "strict: the last match starts >= 12 bytes before the end (rule 3)")
+    X(EOB_LAST_MATCH,        "strict: the last match starts >= 12 bytes before the end (rule 3)") \
+    X(END_AT_INPUT_END,      "the block ends when the input is exhausted after literals")  \
+    X(LITERALS_MAY_OVERLAP,  "literals are moved, not memcpy'd: in-place decoding overlaps")
 
 enum ref_check_id {
 #define REF_CHECK_ENUM(name, what) REF_CHECK_##name,
@@ -52,6 +55,8 @@ enum ref_check_id {
 #define REF_MUTANT_ID_MATCH_IN_OUTPUT 12
 #define REF_MUTANT_ID_EOB_LAST_LITERALS 13
 #define REF_MUTANT_ID_EOB_LAST_MATCH 14
+#define REF_MUTANT_ID_END_AT_INPUT_END 15
+#define REF_MUTANT_ID_LITERALS_MAY_OVERLAP 16
 
 #define REF_MUTANT_ID_(name) REF_MUTANT_ID_##name
 #define REF_MUTANT_ID(name) REF_MUTANT_ID_(name)
@@ -77,5 +82,12 @@ const char *ref_check_what(int i);
         if (REF_MUTANT_ID_##name != REF_MUTANT_SELECTED && !(cond))           \
             return ref_fail((err), REF_CHECK_##name, state);                  \
     } while (0)
+
+/*
+ * REF_RULE(NAME): true unless this is the mutant build for NAME. For rules
+ * that are not a failure test (where the block ends, how bytes are copied)
+ * but whose absence is a known bug class.
+ */
+#define REF_RULE(name) (REF_MUTANT_ID_##name != REF_MUTANT_SELECTED)
 
 #endif /* LZ4REF_CHECKS_H */

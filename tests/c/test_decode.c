@@ -517,6 +517,38 @@ static void test_history(void)
           "match through dictionary, then prefix, then output");
 }
 
+/* In-place decoding (history.md KLZ4-2020-INPLACE): the block sits at the
+ * end of the output buffer, with the margin erofs and upstream use,
+ * (compressed size >> 8) + 32; the last literals overlap their destination. */
+static void test_in_place(void)
+{
+    static const size_t sizes[] = { 1000, 5000, 70000 };
+    size_t i;
+    for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        size_t n = sizes[i], bound = ref_compress_bound(n), blen, margin, j;
+        uint8_t *data = malloc(n), *block = malloc(bound), *buf;
+        unsigned long long seed = n;
+        ref_decode_params p = strict();
+        ref_decode_result r;
+        for (j = 0; j < n; j++)   /* incompressible tail: one long final literal run */
+            data[j] = j < n / 2 ? (uint8_t)(j % 7) : (uint8_t)check_rand(&seed);
+        blen = ref_compress(data, n, block, bound, 1);
+        margin = (blen >> 8) + 32;
+        buf = malloc(n + margin);
+        memcpy(buf + n + margin - blen, block, blen);
+        p.src = buf + n + margin - blen;
+        p.src_len = blen;
+        p.dst = buf;
+        p.dst_cap = n;
+        r = ref_decode(&p);
+        CHECK(r.status == REF_OK && r.written == n && memcmp(buf, data, n) == 0,
+              "in-place decode of %zu bytes: %s", n, ref_status_name(r.status));
+        free(data);
+        free(block);
+        free(buf);
+    }
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -527,5 +559,6 @@ int main(int argc, char **argv)
     test_partial();
     test_known_size();
     test_history();
+    test_in_place();
     return check_summary(argv[0]);
 }

@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+"""Run the regression cases (regress/cases/*.json) on subjects.
+
+  harness/regress.py [--config C]... [--patch F]... [--case ID]... [--json FILE] SPEC...
+  harness/regress.py --mutants [--case ID]...
+  harness/regress.py --check        validate every case file, run nothing
+
+Each test of each case runs in its own process (harness/regress.c linked
+with the subject), with a timeout, in every configuration the case applies
+to (its "bits" and "configs"), so a crash or a hang is a result. A case
+passes on a subject when every applicable test passes in every
+configuration; a failure on a generation the case lists under
+"known_findings" is reported as a known finding.
+
+--mutants shows that every case can fail: each case names, in "fails_on",
+subjects that have the bug (ref mutants with one named check switched off,
+deliberately broken adapters, real trees); the case must FAIL on each of
+them and pass on ref. A case nothing can fail is a defect.
+
+Exit status: 0 ok, 1 an unexpected FAIL (or, with --mutants, a case that
+nothing fails), 2 bad input.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+HARNESS = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HARNESS)
+
+import records    # noqa: E402
+import subjects   # noqa: E402
+from contracts import link_program   # noqa: E402
+
+CASES_DIR = os.path.join(subjects.TOP, "regress", "cases")
+RUNNER_SOURCES = ["regress.c", "guard.c", "subject_names.c"]
+DEFAULT_CONFIGS = {"64": ["asan64", "O0", "O2"], "32": ["asan32", "O0-32", "O2-32"]}
+REQUIRED = ("id", "title", "origin", "commits", "cve", "class", "bits", "trigger", "fix",
+            "exercised")
+# The proof that a case can fail runs in the sanitizer builds.
+MUTANT_CONFIGS = ("asan64", "asan32")
+GENERATIONS = ("ref", "upstream", "upstream-old", "kernel", "kernel-old")
+
+
+class CaseError(Exception):
+    pass
+
+
+def load_cases(only=()):
+    cases = []
+    for name in sorted(os.listdir(CASES_DIR)):
+        if not name.endswith(".json"):
+            continue
+        path = os.path.join(CASES_DIR, name)
+        with open(path) as f:
+            try:
+                case = json.load(f)
+            except ValueError as e:
+                raise CaseError("%s: not valid JSON: %s" % (name, e))
+        validate(case, name)
+        if not only or case["id"] in only:
+            cases.append(case)
+    if only and len(cases) != len(set(only)):
+        missing = set(only) - {c["id"] for c in cases}
+        raise CaseError("no such case: %s" % ", ".join(sorted(missing)))
+    return cases
+
+
+def validate(case, name):
+    for key in REQUIRED:
+        if key not in case:
+            raise CaseError("%s: missing field '%s'" % (name, key))
+    if name != case["id"] + ".json":
+        raise CaseError("%s: file name must be the id (%s.json)" % (name, case["id"]))
+    if case["bits"] not in ("32", "64", "both"):
+        raise CaseError("%s: bits must be 32, 64 or both" % name)
+    if case["exercised"]:
+        if not case.get("tests"):
+            raise CaseError("%s: an exercised case needs tests" % name)
+        if not case.get("fails_on"):
+            raise CaseError("%s: no way to see it fail ('fails_on' is empty); a case "
+                            "nothing can fail is a defect" % name)
+        for t in case["tests"]:
+            for key in ("tcId", "comment", "call", "result"):
+                if key not in t:
+                    raise CaseError("%s: test without '%s'" % (name, key))
+            if t["result"] not in ("valid", "invalid", "acceptable"):
+                raise CaseError("%s: test %s: result must be valid/invalid/acceptable"
+                                % (name, t["tcId"]))
+            for key in ("entry", "expect"):
+                if key not in t["call"]:
+                    raise CaseError("%s: test %s: call without '%s'" % (name, t["tcId"], key))
+    elif not case.get("reason"):
+        raise CaseError("%s: a case not exercised here must say why ('reason')" % name)
+    for k in case.get("known_findings", []):
+        if k.get("generation") not in GENERATIONS:
+            raise CaseError("%s: known finding without a valid generation" % name)
+
+
+def configs_for(case, requested):
+    bits = ["64", "32"] if case["bits"] == "both" else [case["bits"]]
+    wanted = case.get("configs") or [c for b in bits for c in DEFAULT_CONFIGS[b]]
+    if requested:
+        wanted = [c for c in wanted if c in requested]
+    return [c for c in wanted if str(subjects.CONFIGS[c][2]) in bits]
+
+
+def call_args(call):
+    return ["%s=%s" % (k, v) for k, v in sorted(call.items())]
+
+
+def first_sanitizer_line(text):
+    for pat in ("ERROR: AddressSanitizer", "runtime error:", "ERROR: "):
+        for line in text.splitlines():
+            if pat in line:
+                return line.strip()
+    return text.strip().splitlines()[-1] if text.strip() else ""
+
+
+def run_test(program, test, timeout):
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1",
+               UBSAN_OPTIONS="print_stacktrace=0")
+    try:
+        proc = subprocess.run([program] + call_args(test["call"]), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, universal_newlines=True,
+                              errors="replace", env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"verdict": "TIMEOUT", "evidence": "no result after %d s" % timeout}
+    ubsan = next((l.strip() for l in proc.stderr.splitlines() if "runtime error:" in l), "")
+    for line in proc.stdout.splitlines():
+        if line.startswith("{"):
+            rec = json.loads(line)
+            if rec["verdict"] == "ERROR":
+                raise CaseError("test %s: %s" % (test["tcId"], rec["evidence"]))
+            rec["ubsan"] = ubsan
+            return rec
+    return {"verdict": "CRASH", "evidence": first_sanitizer_line(proc.stderr) or
+            "exit status %d, no verdict" % proc.returncode, "ubsan": ubsan}
+
+
+def run_case(case, spec, config, program, generation):
+    """One record per (case, subject, config): the worst test result."""
+    rec = {"case": case["id"], "spec": spec, "config": config, "generation": generation,
+           "check": case["id"], "verdict": "pass", "evidence": "", "ubsan": ""}
+    if not case["exercised"]:
+        rec.update(verdict="n/a", evidence="not exercised here: " + case["reason"])
+        return rec
+    applicable = 0
+    for test in case["tests"]:
+        r = run_test(program, test, int(test.get("max_seconds", case.get("max_seconds", 120))))
+        if r["verdict"] == "n/a":
+            continue
+        applicable += 1
+        if r.get("ubsan") and not rec["ubsan"]:
+            rec["ubsan"] = r["ubsan"]
+        if r["verdict"] != "pass":
+            rec.update(verdict=r["verdict"],
+                       evidence="test %s (%s): %s" % (test["tcId"], test["comment"],
+                                                      r["evidence"]))
+            break
+    if not applicable:
+        rec.update(verdict="n/a", evidence="the subject has none of the entry points")
+    return rec
+
+
+def classify(rec, case):
+    records.classify(rec, [])
+    if rec["status"] == "FAIL":
+        for k in case.get("known_findings", []):
+            if k["generation"] == rec["generation"]:
+                rec["status"] = "known finding"
+                rec["finding"] = case["id"]
+    return rec
+
+
+def run_subject(spec, cases, requested_configs=(), patches=(), quiet=False):
+    out = []
+    configs = []
+    for case in cases:
+        for c in configs_for(case, requested_configs):
+            if c not in configs:
+                configs.append(c)
+    for config in configs:
+        if spec == "system" and subjects.CONFIGS[config][2] != 64:
+            continue
+        subject_dir = subjects.build(spec, config, patches, quiet=True)
+        program = link_program(subject_dir, config, RUNNER_SOURCES, "regress")
+        with open(os.path.join(subject_dir, "subject.json")) as f:
+            kind = json.load(f)["kind"]
+        generation = {"ref-mutant": "ref", "broken": "ref", "system": "upstream"}.get(kind, kind)
+        for case in cases:
+            if config not in configs_for(case, requested_configs):
+                continue
+            if not quiet:
+                print("regress: %s [%s] %s" % (spec, config, case["id"]), file=sys.stderr,
+                      flush=True)
+            out.append(classify(run_case(case, spec, config, program, generation), case))
+    return out
+
+
+def summarize(recs):
+    """case x subject -> one status (worst over configs) and its evidence."""
+    order = {"FAIL": 0, "known finding": 1, "pass": 2, "n/a": 3}
+    cells = {}
+    for r in recs:
+        key = (r["case"], r["spec"])
+        if key not in cells or order[r["status"]] < order[cells[key]["status"]]:
+            cells[key] = r
+    return cells
+
+
+def print_matrix(recs, out=sys.stdout):
+    cells = summarize(recs)
+    specs = []
+    for r in recs:
+        if r["spec"] not in specs:
+            specs.append(r["spec"])
+    cases = []
+    for r in recs:
+        if r["case"] not in cases:
+            cases.append(r["case"])
+    width = max([len(c) for c in cases] + [4])
+    print("%-*s  %s" % (width, "case", "  ".join("%-14s" % s for s in specs)), file=out)
+    for c in cases:
+        row = []
+        for s in specs:
+            r = cells.get((c, s))
+            row.append("%-14s" % ("-" if r is None else r["status"]))
+        print("%-*s  %s" % (width, c, "  ".join(row)), file=out)
+    for (c, s), r in sorted(cells.items()):
+        if r["status"] in ("FAIL", "known finding"):
+            print("%s %s on %s [%s]: %s" % (r["status"], c, s, r["config"], r["evidence"]),
+                  file=out)
+
+
+def run_mutants(cases, quiet=False):
+    """Every exercised case fails on each subject in fails_on and passes on ref."""
+    problems = []
+    for case in cases:
+        if not case["exercised"]:
+            continue
+        ref = run_subject("ref", [case], MUTANT_CONFIGS, quiet=True)
+        bad_ref = [r for r in ref if r["status"] != "pass" and r["verdict"] != "n/a"]
+        if bad_ref:
+            problems.append("%s does not pass on ref: %s" % (case["id"], bad_ref[0]["evidence"]))
+        for spec in case["fails_on"]:
+            recs = run_subject(spec, [case], MUTANT_CONFIGS, quiet=True)
+            failed = [r for r in recs if r["verdict"] in records.FAILING]
+            line = "%-22s %-34s %s" % (case["id"], spec,
+                                       "fails [%s]: %s" % (failed[0]["config"],
+                                                           failed[0]["evidence"][:70])
+                                       if failed else "DOES NOT FAIL")
+            print(line, flush=True)
+            if not failed:
+                problems.append("%s does not fail on %s" % (case["id"], spec))
+    return problems
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="regress.py", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("specs", nargs="*", metavar="SPEC")
+    ap.add_argument("--config", action="append", default=[])
+    ap.add_argument("--patch", action="append", default=[])
+    ap.add_argument("--case", action="append", default=[])
+    ap.add_argument("--json", metavar="FILE")
+    ap.add_argument("--mutants", action="store_true")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("-q", "--quiet", action="store_true")
+    args = ap.parse_args(argv[1:])
+    try:
+        for c in args.config:
+            if c not in subjects.CONFIGS:
+                raise subjects.BadInput("unknown configuration '%s'" % c)
+        cases = load_cases(args.case)
+        if args.check:
+            print("%d cases valid" % len(cases))
+            return 0
+        if args.mutants:
+            problems = run_mutants(cases, args.quiet)
+            for p in problems:
+                print("DEFECT: " + p)
+            print("%d cases: %s" % (len(cases), "every exercised case fails on its bug"
+                                    if not problems else "%d problems" % len(problems)))
+            return 1 if problems else 0
+        if not args.specs:
+            raise subjects.BadInput("name at least one SPEC (e.g. ref upstream kernel)")
+        recs = []
+        for spec in args.specs:
+            recs += run_subject(spec, cases, args.config, args.patch, args.quiet)
+    except (subjects.BadInput, CaseError) as e:
+        print("regress.py: %s" % e, file=sys.stderr)
+        return 2
+    if args.json:
+        with open(args.json, "w") as f:
+            for r in recs:
+                f.write(json.dumps(r) + "\n")
+    print_matrix(recs)
+    failed = [r for r in recs if r["status"] == "FAIL"]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
