@@ -139,3 +139,14 @@ def test_two_subjects_in_one_program(config, tmp_path):
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            universal_newlines=True)
     assert clash.returncode != 0 and "multiple definition" in clash.stdout
+
+
+@pytest.mark.parametrize("config", ["O0", "O2", "O0-32", "O2-32", "gcov", "libfuzzer", "afl"])
+@pytest.mark.parametrize("spec", ["ref", "kernel"])
+def test_every_configuration_builds_isolated(spec, config):
+    import subjects
+    proc = subjects_cli("build", "-q", spec, "--config", config)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.strip()
+    assert subjects.global_definitions(os.path.join(out, "subject.o")) == {"lz4gate_subject"}
+    assert subjects.global_definitions(os.path.join(out, "subject_b.o")) == {"lz4gate_subject_b"}
