@@ -42,6 +42,8 @@ def link_program(subject_dir, config, main_sources, name, extra_objs=()):
     newest = max(os.path.getmtime(p) for p in inputs)
     if os.path.exists(out) and os.path.getmtime(out) >= newest:
         return out
+    if config == "gcov":
+        flags = flags + ["-DLZ4GATE_GCOV"]
     cmd = [cc] + flags + subjects.OUR_WARNINGS + [
         "-I" + HARNESS, "-I" + os.path.join(subjects.TOP, "ref"), "-o", out] + inputs + \
         info.get("link", [])

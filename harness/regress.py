@@ -100,10 +100,14 @@ def validate(case, name):
 
 
 def configs_for(case, requested):
+    """The configurations a case runs in: its own list or its bits' defaults;
+    when configurations are requested, those of them whose bits fit (and
+    that the case's own list allows)."""
     bits = ["64", "32"] if case["bits"] == "both" else [case["bits"]]
-    wanted = case.get("configs") or [c for b in bits for c in DEFAULT_CONFIGS[b]]
     if requested:
-        wanted = [c for c in wanted if c in requested]
+        wanted = [c for c in requested if not case.get("configs") or c in case["configs"]]
+    else:
+        wanted = case.get("configs") or [c for b in bits for c in DEFAULT_CONFIGS[b]]
     return [c for c in wanted if str(subjects.CONFIGS[c][2]) in bits]
 
 
