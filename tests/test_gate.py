@@ -54,3 +54,25 @@ def test_bad_input_exits_2(tmp_path):
     proc = gate(tmp_path, "--candidate", "upstream:/nonexistent")
     assert proc.returncode == 2
     assert "does not exist" in proc.stderr
+
+
+def test_ci_entry_script_with_github_and_gitlab_variables(tmp_path):
+    # What the CI templates run, with the variables they set (no CI here).
+    summary = tmp_path / "summary.md"
+    project = tmp_path / "project"
+    project.mkdir()
+    env = dict(os.environ, LZ4GATE_BASE="ref", LZ4GATE_CANDIDATE="ref",
+               LZ4GATE_FUZZ_TIME="0", LZ4GATE_CONFIGS="asan64",
+               LZ4GATE_OUT=str(tmp_path / "out"), GITHUB_STEP_SUMMARY=str(summary),
+               CI_PROJECT_DIR=str(project))
+    proc = subprocess.run(["bash", os.path.join(TOP, "ci", "ci_gate.sh")], env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert summary.read_text().startswith("# lz4gate: PASS")
+    assert (project / "lz4gate-report" / "junit.xml").exists()
+    env.pop("LZ4GATE_BASE")
+    proc = subprocess.run(["bash", os.path.join(TOP, "ci", "ci_gate.sh")], env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True)
+    assert proc.returncode == 2 and "LZ4GATE_BASE" in proc.stderr
