@@ -25,6 +25,9 @@ import subjects  # noqa: E402
 
 DEFAULT_CONFIGS = ["asan64", "asan32", "O0", "O2"]
 RUNNER_SOURCES = ["contracts.c", "isolate.c", "guard.c", "subject_names.c"]
+# The known-answer vectors (corpus/vectors) run with the contracts.
+VECTOR_SOURCES = ["vectors.c", "isolate.c", "guard.c", "subject_names.c"]
+VECTOR_DIR = os.path.join(subjects.TOP, "corpus", "vectors")
 
 
 def link_program(subject_dir, config, main_sources, name, extra_objs=()):
@@ -53,17 +56,21 @@ def link_program(subject_dir, config, main_sources, name, extra_objs=()):
 
 def run_contracts(spec, config, patches=(), quiet=False):
     out = subjects.build(spec, config, patches, quiet)
-    program = link_program(out, config, RUNNER_SOURCES, "contracts")
     env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1",
                UBSAN_OPTIONS="print_stacktrace=0")
-    proc = subprocess.run([program], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True, errors="replace", env=env, timeout=3600)
-    if proc.returncode != 0:
-        raise subjects.BadInput("contract runner for %s [%s] stopped: %s" % (
-            spec, config, (proc.stderr.strip().splitlines() or ["?"])[-1]))
     findings = records.load_known_findings()
-    return [records.classify(r, findings)
-            for r in records.read_jsonl(proc.stdout, config=config, spec=spec)]
+    recs = []
+    for sources, name, args in ((RUNNER_SOURCES, "contracts", []),
+                                (VECTOR_SOURCES, "vectors", ["--dir", VECTOR_DIR])):
+        program = link_program(out, config, sources, name)
+        proc = subprocess.run([program] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, errors="replace", env=env, timeout=3600)
+        if proc.returncode != 0:
+            raise subjects.BadInput("%s runner for %s [%s] stopped: %s" % (
+                name, spec, config, (proc.stderr.strip().splitlines() or ["?"])[-1]))
+        recs += [records.classify(r, findings)
+                 for r in records.read_jsonl(proc.stdout, config=config, spec=spec)]
+    return recs
 
 
 def print_matrix(all_records, out=sys.stdout):

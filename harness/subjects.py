@@ -292,8 +292,10 @@ class Builder:
             print("subjects: %s [%s] %s" % (self.s.spec, self.config, msg), file=sys.stderr)
 
     def inputs_digest(self, stage):
+        # What goes into subject.o: the adapters and the ABI header (not the
+        # runners, which are linked separately).
         ours = [os.path.join(HARNESS, f) for f in os.listdir(HARNESS)
-                if f.endswith((".c", ".h"))]
+                if f.startswith("adapter_") or f == "subject.h"]
         kshim = []
         for root, _, files in os.walk(os.path.join(HARNESS, "kshim")):
             kshim += [os.path.join(root, f) for f in files if f.endswith(".h")]
@@ -427,8 +429,16 @@ class Builder:
 
 
 def build(spec, config, patches=(), quiet=False):
+    """Build (or reuse) one subject; concurrent builds of the same subject
+    (parallel tests, fuzz jobs) wait for each other."""
+    import fcntl
     s = Subject(spec, patches)
-    return Builder(s, config, quiet).build()
+    builder = Builder(s, config, quiet)
+    lock_dir = os.path.join(BUILD, "locks")
+    os.makedirs(lock_dir, exist_ok=True)
+    with open(os.path.join(lock_dir, s.id + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return builder.build()
 
 
 # ---- command line -------------------------------------------------------------

@@ -1,0 +1,278 @@
+"""Known-answer vectors (corpus/vectors/, harness/make_vectors.c, harness/vectors.c).
+
+  - the committed vectors regenerate byte for byte;
+  - an independent decoder written here from the spec agrees with every
+    expectation in index.json (so the index is not just "whatever ref does");
+  - the runner passes the reference and the system liblz4 (no unexplained
+    FAIL), and shows the known subject findings;
+  - the runner bites: broken and mutant subjects, and a tampered index, fail.
+"""
+import filecmp
+import glob
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import TOP
+
+HARNESS = os.path.join(TOP, "harness")
+VECTORS = os.path.join(TOP, "corpus", "vectors")
+sys.path.insert(0, HARNESS)
+import contracts  # noqa: E402
+import records    # noqa: E402
+import subjects   # noqa: E402
+
+RUNNER_SOURCES = ["vectors.c", "isolate.c", "guard.c", "subject_names.c"]
+ENV = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1",
+           UBSAN_OPTIONS="print_stacktrace=0")
+
+def load_index(path=VECTORS):
+    with open(os.path.join(path, "index.json")) as f:
+        return json.load(f)
+
+
+# ---- (a) regeneration ---------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def regenerated(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("vectors")
+    exe = str(tmp / "make_vectors")
+    out = tmp / "out"
+    out.mkdir()
+    ref = sorted(glob.glob(os.path.join(TOP, "ref", "*.c")))
+    subprocess.run(["clang", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-O2",
+                    "-I" + os.path.join(TOP, "ref"), "-o", exe,
+                    os.path.join(HARNESS, "make_vectors.c")] + ref, check=True)
+    subprocess.run([exe, str(out)], check=True, stdout=subprocess.PIPE)
+    return str(out)
+
+
+def test_vectors_regenerate_byte_identical(regenerated):
+    committed = sorted(os.listdir(VECTORS))
+    fresh = sorted(os.listdir(regenerated))
+    assert committed == fresh, "files differ: only committed %s, only regenerated %s" % (
+        sorted(set(committed) - set(fresh)), sorted(set(fresh) - set(committed)))
+    match, mismatch, errors = filecmp.cmpfiles(VECTORS, regenerated, committed, shallow=False)
+    assert not mismatch and not errors, "regenerated differently: %s" % (mismatch + errors)
+
+
+def test_vectors_stay_small_and_cover_the_classes():
+    total = sum(os.path.getsize(p) for p in glob.glob(os.path.join(VECTORS, "*")))
+    assert total < 700 * 1024, total
+    idx = load_index()
+    vs = idx["vectors"]
+    flags = [set(v["flags"]) for v in vs]
+    assert sum("generated" in f for f in flags) >= 150
+    assert sum("edge" in f for f in flags) >= 50
+    assert sum("dictionary" in f for f in flags) >= 10
+    assert sum("capacity_larger" in f for f in flags) >= 20
+    # Every error class a block can produce appears, in each profile where it can.
+    statuses = {v["expected"]["strict"]["status"] for v in vs}
+    for s in ("truncated_token", "truncated_literal_length", "truncated_literals",
+              "truncated_offset", "truncated_match_length", "offset_zero",
+              "offset_before_start", "output_overflow", "output_full_input_left",
+              "last_literals", "last_match_too_close"):
+        assert s in statuses, s
+    assert {n["status"] for n in idx["not_covered"]} == {"length_overflow", "bad_parameter"}
+    # Every generator feature is represented.
+    for feat in ("LONG_LITERALS", "LENGTH_CHAIN", "OVERLAP", "MAX_OFFSET", "EDGE_MATCHLEN",
+                 "EDGE_LITLEN", "EXACT_END", "DICT", "HUGE_LITERALS"):
+        assert any(feat in f for f in flags), feat
+
+
+# ---- an independent decoder (from lz4_Block_format.md) ------------------------
+
+def spec_decode(block, cap, dictionary=b"", strict=True, ample=False):
+    """Return (status, output). Field order and error names as ref_status."""
+    hist = bytearray(dictionary)
+    base = len(hist)
+    n, ip = len(block), 0
+    had_match, last_match_start = False, 0
+
+    def length(value, err):
+        nonlocal ip
+        while True:
+            if ip >= n:
+                raise ValueError(err)
+            b = block[ip]
+            ip += 1
+            value += b
+            if b != 255:
+                return value
+    try:
+        while True:
+            if ip >= n:
+                return "truncated_token", None
+            token = block[ip]
+            ip += 1
+            lit = token >> 4
+            if lit == 15:
+                lit = length(lit, "truncated_literal_length")
+            out_len = len(hist) - base
+            if lit > n - ip:
+                return "truncated_literals", None
+            if not ample and lit > cap - out_len:
+                return "output_overflow", None
+            hist += block[ip:ip + lit]
+            ip += lit
+            out_len += lit
+            if ip == n:
+                if had_match and strict:
+                    if lit < 5:
+                        return "last_literals", None
+                    if out_len - last_match_start < 12:
+                        return "last_match_too_close", None
+                return "ok", bytes(hist[base:])
+            if not ample and out_len >= cap:
+                return "output_full_input_left", None
+            if n - ip < 2:
+                return "truncated_offset", None
+            off = block[ip] | block[ip + 1] << 8
+            ip += 2
+            ml = (token & 15) + 4
+            if token & 15 == 15:
+                ml = length(ml, "truncated_match_length")
+            if off == 0 and strict:
+                return "offset_zero", None
+            if off > len(hist):   # output + dictionary
+                return "offset_before_start", None
+            if not ample and ml > cap - out_len:
+                return "output_overflow", None
+            if off == 0:
+                hist += bytes(ml)              # compatible: zeros
+            else:
+                start = len(hist) - off
+                if off >= ml:
+                    hist += hist[start:start + ml]
+                else:
+                    hist += (bytes(hist[start:]) * (ml // off + 1))[:ml]
+            had_match, last_match_start = True, out_len
+    except ValueError as e:
+        return str(e), None
+
+
+def read(name):
+    with open(os.path.join(VECTORS, name), "rb") as f:
+        return f.read()
+
+
+def test_index_agrees_with_an_independent_decoder():
+    vs = load_index()["vectors"]
+    checked = 0
+    for v in vs:
+        block = read(v["file"])
+        assert len(block) == v["size"], v["id"]
+        dictionary = read(v["dict"]) if "dict" in v else b""
+        well_formed = False
+        for prof, strict in (("strict", True), ("compatible", False)):
+            want = v["expected"][prof]
+            status, out = spec_decode(block, v["capacity"], dictionary, strict)
+            assert status == want["status"], (v["id"], prof, status, want)
+            if status == "ok":
+                assert want["result"] == "valid"
+                assert len(out) == want["output_size"], v["id"]
+                assert hashlib.sha256(out).hexdigest() == want["output_sha256"], v["id"]
+            else:
+                assert want["result"] == "invalid", v["id"]
+            if spec_decode(block, 0, dictionary, strict, ample=True)[0] == "ok":
+                well_formed = True
+            # Partial with target = capacity: a whole-block success is also a
+            # partial success with the same bytes.
+            if "expected_partial" in v and status == "ok":
+                assert v["expected_partial"][prof] == want, (v["id"], prof)
+            checked += 1
+        assert ("malformed" in v["flags"]) == (not well_formed), v["id"]
+        assert ("malformed" in v.get("expected_partial", {})) == \
+            (not well_formed and "expected_partial" in v), v["id"]
+        s, c = v["expected"]["strict"], v["expected"]["compatible"]
+        if s["result"] != c["result"]:
+            assert v["expected"]["acceptable"]["rule"] in (
+                "EOB_LAST_LITERALS", "EOB_LAST_MATCH", "OFFSET_ZERO"), v["id"]
+        else:
+            assert "acceptable" not in v["expected"], v["id"]
+    assert checked == 2 * len(vs)
+
+
+# ---- (b), (c) the runner on subjects -------------------------------------------
+
+def run_vectors(spec, config="asan64", vector_dir=VECTORS, only=None):
+    out = subjects.build(spec, config, quiet=True)
+    program = contracts.link_program(out, config, RUNNER_SOURCES, "vectors")
+    cmd = [program, "--dir", vector_dir] + (["--only", only] if only else [])
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, errors="replace", env=ENV, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    findings = records.load_known_findings()
+    return [records.classify(r, findings)
+            for r in records.read_jsonl(proc.stdout, config=config, spec=spec)]
+
+
+def failures(recs):
+    return ["%s [%s]: %s %s" % (r["check"], r["verdict"], r["evidence"], r["ubsan"])
+            for r in recs if r["status"] == "FAIL"]
+
+
+@pytest.mark.parametrize("spec,config", [("ref", "asan64"), ("ref", "asan32"),
+                                         ("system", "asan64")])
+def test_reference_and_system_pass_every_vector(spec, config):
+    recs = run_vectors(spec, config)
+    assert not failures(recs), "\n".join(failures(recs))
+    n = len(load_index()["vectors"])
+    assert sum(r["status"] == "pass" for r in recs) >= n
+    # Subject code must not hit undefined behaviour on any vector either.
+    assert not [r for r in recs if r["ubsan"]], [r["check"] for r in recs if r["ubsan"]]
+    if spec == "ref":
+        assert all(r["status"] == "pass" for r in recs)
+
+
+def test_kernel_partial_offset_zero_is_shown():
+    recs = run_vectors("kernel", "asan64")
+    assert not failures(recs), "\n".join(failures(recs))
+    known = {r["check"] for r in recs if r.get("finding") == "KLZ4-PARTIAL-OFFSET0"}
+    assert "vector.inv-offset-zero.decompress_safe_partial" in known, sorted(known)
+
+
+@pytest.mark.parametrize("spec", ["broken:short_return", "ref-mutant:OFFSET_IN_HISTORY",
+                                  "ref-mutant:OFFSET_NOT_ZERO"])
+def test_runner_bites_broken_subjects(spec):
+    recs = run_vectors(spec)
+    bad = [r for r in recs if r["verdict"] in ("FAIL", "CRASH")]
+    assert bad, "no vector fails on %s" % spec
+    if spec.endswith("OFFSET_IN_HISTORY"):
+        assert any("offset" in r["check"] for r in bad), [r["check"] for r in bad]
+
+
+def test_runner_bites_a_tampered_expectation(tmp_path):
+    dst = str(tmp_path / "v")
+    shutil.copytree(VECTORS, dst)
+    idx = load_index(dst)
+    victim = next(v for v in idx["vectors"] if v["id"] == "edge-literals-48")
+    sha = victim["expected"]["strict"]["output_sha256"]
+    victim["expected"]["strict"]["output_sha256"] = victim["expected"]["compatible"][
+        "output_sha256"] = ("0" if sha[0] != "0" else "1") + sha[1:]
+    with open(os.path.join(dst, "index.json"), "w") as f:
+        json.dump(idx, f)
+    recs = run_vectors("ref", vector_dir=dst, only="vector.edge-literals-48.")
+    verdicts = {r["check"].rsplit(".", 1)[1]: r["verdict"] for r in recs}
+    # Only the whole-block expectation was changed.
+    assert verdicts == {"decompress_safe": "FAIL", "decompress_safe_partial": "pass"}, recs
+
+
+def test_runner_rejects_a_broken_index(tmp_path):
+    dst = str(tmp_path / "v")
+    shutil.copytree(VECTORS, dst)
+    with open(os.path.join(dst, "index.json"), "r+") as f:
+        text = f.read()
+        f.seek(0)
+        f.truncate()
+        f.write(text[:len(text) // 2])
+    out = subjects.build("ref", "asan64", quiet=True)
+    program = contracts.link_program(out, "asan64", RUNNER_SOURCES, "vectors")
+    proc = subprocess.run([program, "--dir", dst], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True, env=ENV)
+    assert proc.returncode == 2 and "not valid JSON" in proc.stderr, proc.stderr
