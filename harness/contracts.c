@@ -19,6 +19,7 @@
 
 #include "guard.h"
 #include "isolate.h"
+#include "jsonl.h"
 #include "lz4ref.h"
 #include "subject.h"
 
@@ -679,21 +680,6 @@ static void build_table(void)
 }
 
 /* ---- main ---------------------------------------------------------------- */
-
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            printf("\\%c", ch);
-        else if (ch < 0x20)
-            printf("\\u%04x", ch);
-        else
-            putchar(ch);
-    }
-    putchar('"');
-}
 
 int main(int argc, char **argv)
 {

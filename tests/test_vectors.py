@@ -27,7 +27,7 @@ import contracts  # noqa: E402
 import records    # noqa: E402
 import subjects   # noqa: E402
 
-RUNNER_SOURCES = ["vectors.c", "isolate.c", "guard.c", "subject_names.c"]
+RUNNER_SOURCES = contracts.VECTOR_SOURCES
 ENV = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1",
            UBSAN_OPTIONS="print_stacktrace=0")
 
@@ -47,7 +47,7 @@ def regenerated(tmp_path_factory):
     ref = sorted(glob.glob(os.path.join(TOP, "ref", "*.c")))
     subprocess.run(["clang", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-O2",
                     "-I" + os.path.join(TOP, "ref"), "-o", exe,
-                    os.path.join(HARNESS, "make_vectors.c")] + ref, check=True)
+                    os.path.join(HARNESS, "make_vectors.c"), os.path.join(HARNESS, "sha256.c")] + ref, check=True)
     subprocess.run([exe, str(out)], check=True, stdout=subprocess.PIPE)
     return str(out)
 
