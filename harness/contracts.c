@@ -575,6 +575,23 @@ static int chk_fast_exact(const void *arg, char *msg, unsigned cap)
     return bad;
 }
 
+/* Short literal runs at the very end of the input: the fast decoder must not
+ * read past the block (it does not know the input size). */
+static int chk_fast_short_tail(const void *arg, char *msg, unsigned cap)
+{
+    /* 'a', match offset 1 length 18, then "vwxyz": 24 bytes from 10. */
+    static const unsigned char block[] = { 0x1E, 'a', 1, 0, 0x50, 'v', 'w', 'x', 'y', 'z' };
+    guard_buf in = guard_dup(block, sizeof block), out = guard_alloc(24, 0xA5);
+    int r = S->decompress_fast((const char *)in.data, (char *)out.data, 24);
+    (void)arg;
+    guard_free(&in); guard_free(&out);
+    if (r != (int)sizeof block) {
+        snprintf(msg, cap, "returned %d, want %zu", r, sizeof block);
+        return 1;
+    }
+    return 0;
+}
+
 static int chk_fast_empty(const void *arg, char *msg, unsigned cap)
 {
     static const unsigned char z = 0;
@@ -676,6 +693,7 @@ static void build_table(void)
     add("decompress_safe_partial.negative_capacity", CAP_DECOMPRESS_PARTIAL, chk_partial_negative, 0, 0);
     add("decompress_fast.returns_input_read", CAP_DECOMPRESS_FAST, chk_fast_exact, 0, 0);
     add("decompress_fast.empty_block", CAP_DECOMPRESS_FAST, chk_fast_empty, 0, 0);
+    add("decompress_fast.short_tail_at_input_end", CAP_DECOMPRESS_FAST, chk_fast_short_tail, 0, 0);
     add("decompress_safe_using_dict.match_into_dictionary", CAP_DECOMPRESS_USING_DICT, chk_using_dict, 0, 0);
 }
 

@@ -112,6 +112,10 @@ def stable(text):
     """Evidence without what changes from run to run (pids, addresses)."""
     text = re.sub(r"==\d+==", "==PID==", text)
     text = re.sub(r"\b(pc|bp|sp) 0x[0-9a-f]+", r"\1 0x...", text)
+    # Heap/stack addresses move with ASLR; small (wrapped) ones are the finding.
+    text = re.sub(r"\baddress 0x([0-9a-f]+)",
+                  lambda m: m.group(0) if int(m.group(1), 16) < 0x1000000 else "address 0x...",
+                  text)
     return text
 
 
@@ -143,8 +147,8 @@ def cell_text(case, cell):
     st = cell["status"]
     if st in ("FAIL", "known finding"):
         bad = sorted((c for c, s in cell["configs"].items() if s == st), key=config_key)
-        if len(bad) == len(cell["configs"]) and len(bad) > 1:
-            return "%s (all)" % st
+        if len(bad) == len(cell["configs"]) and len(bad) > 3:
+            return "%s (all %d configs)" % (st, len(bad))
         return "%s (%s)" % (st, ", ".join(bad))
     return st
 
@@ -156,18 +160,19 @@ def esc(text):
 
 
 def short_commit(c):
-    m = re.match(r"^(?:[a-z0-9 ]+: )?([0-9a-f]{7,40})\b", c)
-    return m.group(1)[:12] if m else c
+    """The first commit id in a commits entry (12 hex digits), else the text."""
+    doubt = re.search(r"unknown|not verified|candidate|vendor", c)
+    for m in re.finditer(r"\b[0-9a-f]{6,40}\b", c):
+        if re.search(r"[0-9]", m.group(0)):
+            return m.group(0)[:12] + ("?" if doubt else "")
+    return c if len(c) <= 30 else c[:27] + "..."
 
 
 def commits_cell(case):
     commits = case.get("commits") or []
     if not commits:
         return "-"
-    first = short_commit(commits[0])
-    if len(first) > 40:
-        first = first[:37] + "..."
-    return first + (" +%d" % (len(commits) - 1) if len(commits) > 1 else "")
+    return short_commit(commits[0]) + (" +%d" % (len(commits) - 1) if len(commits) > 1 else "")
 
 
 def cve_of(case):
@@ -287,36 +292,51 @@ def render(cases, recs, results_name):
         "(KLZ4-GAP-17543, KLZ4-GAP-HCLIM, KLZ4-GAP-3520, the target-0 behaviour of "
         "ULZ4-2019-PARTIAL). The matrix shows these, for the subjects and configurations run:")
     add("")
-    found = False
+    found = []
     for c in cases:
         for spec in specs_in(recs):
             cell = cl.get((c["id"], spec))
             if not cell or cell["status"] not in ("known finding", "FAIL"):
                 continue
-            found = True
             w = cell["worst"]
-            notes = [k["note"] for k in c.get("known_findings", [])
-                     if k.get("generation") == w.get("generation")]
-            add("- **%s** on `%s` (%s): %s" % (c["id"], spec, cell_text(c, cell).split(" (")[1]
-                                            .rstrip(")") if " (" in cell_text(c, cell) else
-                                            w["config"],
-                                            notes[0] if notes else
-                                            "**unexplained FAIL**: fix the case or add a known "
-                                            "finding"))
+            kf = [k for k in c.get("known_findings", [])
+                  if k.get("generation") == w.get("generation")]
+            found.append((c, spec, cell, kf))
+            text = cell_text(c, cell)
+            configs = text[text.index("(") + 1:-1] if "(" in text else w["config"]
+            if cell["status"] == "FAIL" or not kf:
+                add("- **%s** on `%s` [%s]: **unexplained FAIL**: fix the case or, once the "
+                    "failure is confirmed as a real bug, add a known finding" % (c["id"], spec,
+                                                                                 configs))
+            else:
+                add("- **%s** on `%s` [%s] (source: %s): %s" % (
+                    c["id"], spec, configs, kf[0].get("source", "not given"), kf[0]["note"]))
             if w.get("evidence"):
                 add("  Evidence [%s]: `%s`" % (w["config"], w["evidence"].replace("`", "'")))
     if not found:
         add("- none in the results given")
     add("")
-    add("New beyond history.md §9 (found by this list): on 32-bit, Linux 6.1's "
-        "`LZ4_decompress_safe` and `_partial` accept literal and match lengths that wrap "
-        "`size_t` to a small value (KLZ4-2014-4611, KLZ4-2014-MATCHLEN, KLZ4-2014-UNKOUT): the "
-        "kernel-specific 2014 checks were lost in 4.11 and the 1.8.3 pointer-wrap checks do not "
-        "see such a wrap. The result is garbage output accepted as valid, not a memory error. "
-        "Upstream 1.9.4 rejects. And `LZ4_decompress_fast` reads before `dest` (64- and "
-        "32-bit) and writes at a wrapped address on 32-bit (KLZ4-FAST, ULZ4-2014-4611, "
-        "ULZ4-2014-4715, ULZ4-2022-FASTBOUND), which history.md had only from reading the code.")
-    add("")
+    new = [c for c in cases
+           if any(str(k.get("source", "")).startswith("lz4gate (new)")
+                  for k in c.get("known_findings", []))]
+    if new:
+        add("Found by lz4gate, not in history.md §9 (the case notes say how):")
+        add("")
+        for c in new:
+            ours = [k for k in c.get("known_findings", [])
+                    if str(k.get("source", "")).startswith("lz4gate (new)")]
+            gens = sorted({k["generation"] for k in ours})
+            first = ours[0]["note"].split(". ")[0].rstrip(".") + "."
+            add("- [%s](#%s) (%s): %s" % (c["id"], c["id"].lower(), ", ".join(gens), first))
+        add("")
+    fast_ids = [c["id"] for c in cases
+                if any("confirmed by lz4gate" in str(k.get("source", ""))
+                       for k in c.get("known_findings", []))]
+    if fast_ids:
+        add("Known from reading the code and now confirmed by running it: %s "
+            "(`LZ4_decompress_fast` in 6.1 reads before `dest`, and on 32-bit writes at a "
+            "wrapped address)." % ", ".join(fast_ids))
+        add("")
     # ---- checklist
     add("## Checklist for reviewing an LZ4 upgrade")
     add("")
@@ -459,7 +479,7 @@ def check(cases, md_path):
         problems.append("%s is listed in REGRESSIONS.md but has no case file" % cid)
     for cid in sorted(set(want) & set(by_id)):
         c, (_, title, cve) = want[cid], by_id[cid]
-        if title != esc(c["title"]).replace("\\|", "|"):
+        if title != c["title"].replace("\n", " ").strip():
             problems.append("%s: title differs (case file: %r, REGRESSIONS.md: %r)"
                             % (cid, c["title"], title))
         if cve != cve_of(c):
@@ -485,8 +505,10 @@ def main(argv):
     ap.add_argument("--results", metavar="FILE",
                     help="results (JSON lines) for the status columns; default: %s"
                     % os.path.relpath(DEFAULT_RESULTS, TOP))
-    ap.add_argument("--cases", metavar="DIR", default=CASES_DIR, help=argparse.SUPPRESS)
-    ap.add_argument("--md", metavar="FILE", default=MD_PATH, help=argparse.SUPPRESS)
+    ap.add_argument("--cases", metavar="DIR", default=CASES_DIR,
+                    help="case directory (default: regress/cases)")
+    ap.add_argument("--md", metavar="FILE", default=MD_PATH,
+                    help="the Markdown file to write or check (default: REGRESSIONS.md)")
     ap.add_argument("--stdout", action="store_true", help="with --write: print, do not write")
     args = ap.parse_args(argv[1:])
     try:

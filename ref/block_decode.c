@@ -167,7 +167,9 @@ static ref_status decode_sequences(decode_state *state)
         REF_CHECK(LITERALS_IN_OUTPUT, lit <= cap - state->op, REF_ERR_OUTPUT_OVERFLOW);
         if (lit) /* dst may be NULL when cap is 0: form no pointer then */
             copy_literals(dst + state->op, cap - state->op, src + state->ip,
-                          n - state->ip, lit);
+                          /* known-size decoding: src_len is only an upper
+                           * bound, so read nothing past the run itself */
+                          p->stop_at_output_end ? lit : n - state->ip, lit);
         state->ip += lit;
         state->op += lit;
 
