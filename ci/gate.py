@@ -8,9 +8,10 @@ Stages (each prints a progress line and its own time):
   1. build     both subjects in every configuration the stages need
   2. contracts API contract tests on the candidate (and the base, for comparison)
   3. regress   every regression case on base and candidate
-  4. replay    the fuzz corpora on the candidate (when fuzz targets exist)
-  5. fuzz      differential fuzzing for --fuzz-time seconds (when fuzz targets exist)
-  6. coverage  gcovr over the candidate's sources, from contracts + regression runs
+  4. compare   compressed size and speed, base vs candidate (-O2 builds)
+  5. replay    the fuzz corpora on the candidate (when fuzz targets exist)
+  6. fuzz      differential fuzzing for --fuzz-time seconds (when fuzz targets exist)
+  7. coverage  gcovr over the candidate's sources, from contracts + regression runs
 
 Verdict (exit status): 0 pass, 1 fail, 2 could not run.
 The gate fails when the candidate
@@ -75,6 +76,7 @@ class Gate:
         self.contract_fail = []
         self.fuzz_findings = []
         self.coverage = None
+        self.compare = []
         self.notes = []
 
     # ---- stages ---------------------------------------------------------
@@ -142,6 +144,27 @@ class Gate:
                 self.known.append(item)
             elif b_status in FAILING and c["status"] == "pass":
                 self.fixed.append(item)
+
+    def run_compare(self):
+        """Compressed size and speed, base vs candidate, -O2 builds, one process."""
+        try:
+            base = subjects.build(self.a.base, "O2", [], quiet=True)
+            cand = subjects.build(self.a.candidate, "O2", self.a.patch, quiet=True)
+        except subjects.BadInput as e:
+            self.notes.append("size/speed comparison skipped: %s" % e)
+            return
+        prog = os.path.join(cand, "compare-vs-%s" % os.path.basename(os.path.dirname(base)))
+        link = []
+        for d in (base, cand):
+            link += json.load(open(os.path.join(d, "subject.json"))).get("link", [])
+        subjects.run_or_fail(
+            ["clang", "-O2"] + subjects.OUR_WARNINGS + ["-I" + os.path.join(TOP, "harness"),
+             os.path.join(TOP, "harness", "compare.c"), os.path.join(base, "subject.o"),
+             os.path.join(cand, "subject_b.o"), "-o", prog] + sorted(set(link)),
+            "linking the size/speed comparison")
+        proc = subprocess.run([prog], stdout=subprocess.PIPE, universal_newlines=True,
+                              timeout=600)
+        self.compare = [json.loads(l) for l in proc.stdout.splitlines() if l.startswith("{")]
 
     def run_fuzz_stages(self):
         fuzz_py = os.path.join(TOP, "harness", "fuzz.py")
@@ -287,7 +310,26 @@ class Gate:
                 sum(r["status"] == "known finding" for r in rs),
                 sum(r["status"] == "n/a" for r in rs)))
         out.append("")
-        out += ["## Coverage of the candidate", ""]
+        out += ["## Size and speed, base vs candidate", ""]
+        if self.compare:
+            out += ["-O2 builds, compress_default / decompress_safe, best of 5, measured in one "
+                    "process (speed is a ratio, not a budget).", "",
+                    "| data | bytes | base size | candidate size | size ratio | HC9 base / cand |"
+                    " compress speed ratio | decompress speed ratio |",
+                    "|---|---|---|---|---|---|---|---|"]
+            for c in self.compare:
+                def ratio(x, y):
+                    return "%.3f" % (float(y) / x) if x and x > 0 and y > 0 else "-"
+                out.append("| %s | %d | %d | %d | %s | %s / %s | %s | %s |" % (
+                    c["data"], c["bytes"], c["base_size"], c["candidate_size"],
+                    ratio(c["base_size"], c["candidate_size"]),
+                    c["base_hc9_size"] if c["base_hc9_size"] >= 0 else "-",
+                    c["candidate_hc9_size"] if c["candidate_hc9_size"] >= 0 else "-",
+                    ratio(c["base_compress_mbs"], c["candidate_compress_mbs"]),
+                    ratio(c["base_decompress_mbs"], c["candidate_decompress_mbs"])))
+        else:
+            out.append("Not measured.")
+        out += ["", "## Coverage of the candidate", ""]
         if self.coverage:
             out.append("Lines %.1f%%, branches %.1f%% (gcovr; HTML in `coverage/index.html`)." % (
                 self.coverage["line"] or 0, self.coverage["branch"] or 0))
@@ -353,6 +395,8 @@ def main(argv):
             gate.run_contracts()
         with Stage(gate, "regress"):
             gate.run_regress()
+        with Stage(gate, "compare"):
+            gate.run_compare()
         gate.run_fuzz_stages()
         if not a.no_coverage:
             with Stage(gate, "coverage"):

@@ -8,7 +8,7 @@
  * optional +N or -N; "-1" is a literal -1):
  *   entry=decompress_safe|decompress_safe_partial|decompress_fast|
  *         decompress_safe_using_dict|compress_default|compress_fast|
- *         compress_hc|compress_dest_size|unlz4
+ *         compress_hc|compress_dest_size|unlz4 (mode=fill: fill callback)
  *   input=hex:HEX | file:PATH | pattern:BYTExCOUNT,... | compress:KIND:SIZE[:SEED]
  *         (compress: the block ref makes of generated data; "decoded" = SIZE)
  *   data=KIND:SIZE[:SEED] | pattern:... | concat:SPEC+SPEC...  (compressor input)
@@ -356,7 +356,67 @@ static int run_compress(const struct lz4_subject *s, const char *entry, bytes *d
     return ok;
 }
 
+/* ---- unlz4 (kernel legacy-frame decoder) ------------------------------
+ * Buffer mode: the whole input in one buffer ending at a guard page, in_len =
+ * its size. Fill mode (mode=fill): no input buffer, a fill callback hands out
+ * what is asked for while input is left. Output goes to a flush callback,
+ * collected here. */
+static bytes unlz4_out;
+static const unsigned char *fill_src;
+static size_t fill_left;
+
+static long collect_flush(void *buf, unsigned long size)
+{
+    append(&unlz4_out, buf, size, 0);
+    return (long)size;
+}
+
+static long serve_fill(void *buf, unsigned long size)
+{
+    size_t n = size < fill_left ? size : fill_left;   /* read(2)-like: what is left */
+    memcpy(buf, fill_src, n);
+    fill_src += n;
+    fill_left -= n;
+    return (long)n;
+}
+
+static void note_error(char *msg)
+{
+    snprintf(evidence, sizeof evidence, "unlz4 error: %s", msg);
+}
+
+static int run_unlz4(const struct lz4_subject *s, bytes *in, bytes *expected, int argc,
+                     char **argv)
+{
+    const char *expect = arg(argc, argv, "expect"), *v;
+    guard_buf gin = guard_dup(in->p, in->n);
+    long pos = 0;
+    int r, ok;
+    if (!expect)
+        die("missing expect", "");
+    if ((v = arg(argc, argv, "mode")) != NULL && !strcmp(v, "fill")) {
+        fill_src = gin.data;
+        fill_left = in->n;
+        r = s->unlz4(NULL, 0, serve_fill, collect_flush, NULL, &pos, note_error);
+    } else {
+        r = s->unlz4(gin.data, (long)in->n, NULL, collect_flush, NULL, &pos, note_error);
+    }
+    last_return = r;
+    ok = result_ok(expect, r, (long long)in->n, (long long)unlz4_out.n);
+    if (ok && expected && expected->n &&
+        (unlz4_out.n != expected->n || memcmp(unlz4_out.p, expected->p, expected->n) != 0)) {
+        ok = 0;
+        snprintf(evidence, sizeof evidence, "returned %d but flushed %zu bytes that differ "
+                 "from the expected %zu", r, unlz4_out.n, expected->n);
+    }
+    if (!ok && !evidence[0])
+        snprintf(evidence, sizeof evidence, "returned %d (expected %s), pos %ld", r, expect, pos);
+    guard_free(&gin);
+    return ok;
+}
+
 static const struct { const char *entry; unsigned cap; } entries[] = {
+    { "unlz4", CAP_UNLZ4 },
     { "decompress_safe", CAP_DECOMPRESS_SAFE },
     { "decompress_safe_partial", CAP_DECOMPRESS_PARTIAL },
     { "decompress_fast", CAP_DECOMPRESS_FAST },
@@ -386,7 +446,18 @@ int main(int argc, char **argv)
         printf("{\"verdict\":\"n/a\",\"evidence\":\"no %s entry point\"}\n", entry);
         return 0;
     }
-    if (!strncmp(entry, "decompress", 10)) {
+    if (!strcmp(entry, "unlz4")) {
+        bytes in = { NULL, 0 }, expected = { NULL, 0 };
+        v = arg(argc, argv, "input");
+        if (!v)
+            die("missing input", "");
+        parse_data(&in, v);
+        if ((v = arg(argc, argv, "output")) != NULL)
+            parse_data(&expected, v);
+        ok = run_unlz4(s, &in, &expected, argc, argv);
+        free(in.p);
+        free(expected.p);
+    } else if (!strncmp(entry, "decompress", 10)) {
         bytes in = { NULL, 0 }, expected = { NULL, 0 };
         long long decoded = 0;
         v = arg(argc, argv, "input");
