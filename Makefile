@@ -10,6 +10,7 @@
 #   make contracts API contract tests: SUBJECT="ref system upstream kernel"
 #                  CONFIGS="asan64 asan32 O0 O2" PATCHES="a.patch ..."
 #   make regress   regression cases: SUBJECT="ref upstream kernel" CONFIGS=...
+#   make fuzz      differential fuzzing: TARGET=... SUBJECT=... ENGINE=libfuzzer|afl TIME=60
 #   make clean     remove build/
 #
 # Everything is built out of tree under build/. C builds are plain make;
@@ -141,6 +142,20 @@ bench: deps build/bench/ref_bench
 
 clean:
 	rm -rf build
+
+# Fuzzing: TARGET=decode_differential|compress_roundtrip|ref_to_subject|base_vs_candidate|all
+# SUBJECT=upstream (base_vs_candidate: BASE and CANDIDATE) ENGINE=libfuzzer|afl TIME=60 JOBS=2
+TARGET ?= all
+TIME ?= 60
+ENGINE ?= libfuzzer
+FUZZ_TARGETS := decode_differential compress_roundtrip ref_to_subject base_vs_candidate
+.PHONY: fuzz
+fuzz: subjects
+	@set -e; for t in $(if $(filter all,$(TARGET)),$(FUZZ_TARGETS),$(TARGET)); do \
+	  if [ $$t = base_vs_candidate ]; then s="--subject $(or $(BASE),kernel) --subject-b $(or $(CANDIDATE),upstream)"; \
+	  else s="--subject $(if $(filter command line,$(origin SUBJECT)),$(SUBJECT),upstream)"; fi; \
+	  $(PYTHON) harness/fuzz.py run --target $$t $$s --engine $(ENGINE) --time $(TIME) --jobs $(JOBS) --known; \
+	done
 
 # The gate: may CANDIDATE replace BASE? (ci/gate.py --help)
 BASE ?= kernel

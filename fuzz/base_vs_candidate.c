@@ -1,0 +1,194 @@
+/*
+ * base_vs_candidate: two subjects in one program, the base (the vendored
+ * copy in use, lz4gate_subject()) and the candidate (the update,
+ * lz4gate_subject_b()).
+ *
+ * Decoding arbitrary bytes (every decoder both have, at a drawn capacity,
+ * target and dictionary): the two must return the same value and the same
+ * bytes. Where they differ, the difference must be explained: each side's
+ * result is judged against ref exactly as in decode_differential
+ * (fuzz_oracle.h), so it passes only when both results are ones the
+ * profile table and the partial-decoding conventions allow. A candidate
+ * whose result fails that judgement is a finding; a base that fails it
+ * while the candidate passes is a fix, not a finding. The candidate's
+ * output must not depend on the destination's previous content where the
+ * base's does not.
+ *
+ * Compressing the payload: each subject's compressed block (compress_default,
+ * compress_fast or compress_hc, drawn) must decode in the other one to
+ * exactly the payload.
+ *
+ * Input: [28-byte header][payload]. Header, in draw order:
+ *   u8      flags: bit 0 dictionary as a prefix of dst; bits 1-2 the
+ *           compressor: 0/3 compress_default, 1 compress_fast, 2 compress_hc
+ *   u8      dictionary size class (as decode_differential)
+ *   u32     dictionary size within the class
+ *   u64     dictionary content seed
+ *   u8+u32  capacity: fp_size_near(exact decoded size, 16 MiB)
+ *   u8+u32  partial target: fp_size_near(exact decoded size, 16 MiB)
+ *   i32     acceleration / HC level
+ */
+#define FUZZ_TARGET_NAME "base_vs_candidate"
+#include "fuzz_oracle.h"
+#include "fuzz_params.h"
+
+#define HEADER 28
+#define DICT_MAX (REF_MAX_DICT + 1024)
+
+static size_t draw_dict_len(fuzz_params *fp)
+{
+    uint8_t cls = fp_u8(fp);
+    uint32_t v = fp_u32(fp);
+    switch (cls & 3) {
+    case 0: return 0;
+    case 1: return v % (DICT_MAX + 1);
+    case 2: return REF_MAX_DICT;
+    default: return v % 256;
+    }
+}
+
+static void compare_decode(fz_call *ca, fz_call *cb)
+{
+    const char *name = fz_decoder_names[ca->kind];
+    fz_expect ea = fz_expect_for(ca, REF_TARGET0_RETURNS_ZERO);
+    size_t fill = fz_expect_max(&ea) + 64;
+    fz_result a = fz_run(ca, 0x00, fill), a2 = fz_run(ca, 0xFF, fill);
+    fz_result b = fz_run(cb, 0x00, fill), b2 = fz_run(cb, 0xFF, fill);
+    int indep_a = fz_result_equal(&a, &a2), indep_b = fz_result_equal(&b, &b2);
+
+    if (!indep_b && indep_a)
+        fz_finding("stale_output", name,
+                   "candidate %s: output depends on the destination's previous content "
+                   "(0x00-filled returned %d, 0xFF-filled %d), base %s's does not (block %zu "
+                   "bytes, capacity %zu, target %zu, dictionary %zu)", cb->s->name, b.r, b2.r,
+                   ca->s->name, cb->n, cb->cap, cb->target, cb->dict_len);
+    if (!fz_result_equal(&a, &b)) {
+        char why_a[512], why_b[512];
+        const char *rule_a, *rule_b;
+        const char *cls_b = fz_judge_call(cb, NULL, &b, &rule_b, why_b, sizeof why_b);
+        const char *cls_a = fz_judge_call(ca, NULL, &a, &rule_a, why_a, sizeof why_a);
+        if (cls_b)
+            fz_finding(cls_b, name,
+                       "candidate %s and base %s disagree (candidate returned %d, base %d) "
+                       "and the candidate's result is not one ref allows: %s; base: %s "
+                       "(block %zu bytes, capacity %zu, target %zu, dictionary %zu)",
+                       cb->s->name, ca->s->name, b.r, a.r, why_b,
+                       cls_a ? why_a : (*rule_a ? rule_a : "agrees with ref"), cb->n, cb->cap,
+                       cb->target, cb->dict_len);
+    }
+    fz_result_free(&a);
+    fz_result_free(&a2);
+    fz_result_free(&b);
+    fz_result_free(&b2);
+}
+
+static int compress_with(const struct lz4_subject *s, int which, int param, const uint8_t *src,
+                         int n, uint8_t *dst, int cap)
+{
+    if (which == 1 && s->compress_fast)
+        return s->compress_fast((const char *)src, (char *)dst, n, cap, param);
+    if (which == 2 && s->compress_hc)
+        return s->compress_hc((const char *)src, (char *)dst, n, cap, param);
+    return s->compress_default((const char *)src, (char *)dst, n, cap);
+}
+
+static void cross(const struct lz4_subject *enc, const struct lz4_subject *dec, int which,
+                  int param, const uint8_t *src, size_t n)
+{
+    static const char *const names[] = { "compress_default", "compress_fast", "compress_hc" };
+    size_t cap = ref_compress_bound(n);
+    uint8_t *block = fz_alloc(cap), *out;
+    int r, d;
+    if (which == 1 && !enc->compress_fast)
+        which = 0;
+    if (which == 2 && !enc->compress_hc)
+        which = 0;
+    r = compress_with(enc, which, param, src, (int)n, block, (int)cap);
+    if (r <= 0 || (size_t)r > cap) {
+        if (n > 0)
+            fz_finding("compress_fails", names[which], "%s returned %d for %zu bytes with "
+                       "a capacity of compress_bound = %zu (parameter %d)", enc->name, r, n,
+                       cap, param);
+        free(block);
+        return;
+    }
+    out = fz_alloc(n);
+    d = dec->decompress_safe((const char *)block, (char *)out, r, (int)n);
+    if (d != (int)n || (n && memcmp(out, src, n) != 0))
+        fz_finding("cross_decode", names[which], "%s's %d-byte block of %zu bytes decodes in "
+                   "%s to %d bytes%s (parameter %d)", enc->name, r, n, dec->name, d,
+                   d == (int)n ? " that differ" : "", param);
+    if (d > 0)
+        fz_consume(out, (size_t)d);
+    free(out);
+    free(block);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const struct lz4_subject *sa = lz4gate_subject(), *sb = lz4gate_subject_b();
+    fuzz_params fp;
+    uint8_t flags, *block, *dict;
+    size_t dict_len, exact, cap, target;
+    uint64_t seed;
+    int32_t param;
+    fz_call ca, cb;
+    int which;
+
+    fp_init(&fp, data, size, HEADER);
+    flags = fp_u8(&fp);
+    dict_len = draw_dict_len(&fp);
+    seed = fp_u64(&fp);
+    if (fp.payload_len > (1u << 24))
+        return 0;
+    block = fz_dup(fp.payload, fp.payload_len);
+    dict = fz_alloc(dict_len);
+    fz_fill_prng(dict, dict_len, seed, 0);
+    exact = fz_ref_decode(4, block, fp.payload_len, FZ_BIG_CAP, NULL, 0,
+                          REF_PROFILE_COMPATIBLE, 0, 0, 0).r.written;
+    cap = fp_size_near(&fp, exact, FZ_MAX_CAP);
+    target = fp_size_near(&fp, exact, FZ_MAX_CAP);
+    param = fp_i32(&fp);
+
+    memset(&ca, 0, sizeof ca);
+    ca.s = sa;
+    ca.src = block;
+    ca.n = fp.payload_len;
+    ca.cap = cap;
+    ca.target = target;
+    cb = ca;
+    cb.s = sb;
+
+    if (sa->decompress_safe && sb->decompress_safe && !fz_skip("decompress_safe")) {
+        ca.kind = cb.kind = FZ_SAFE;
+        compare_decode(&ca, &cb);
+    }
+    if (sa->decompress_safe_partial && sb->decompress_safe_partial &&
+        !fz_skip("decompress_safe_partial")) {
+        ca.kind = cb.kind = FZ_PARTIAL;
+        compare_decode(&ca, &cb);
+    }
+    if (sa->decompress_safe_using_dict && sb->decompress_safe_using_dict &&
+        !fz_skip("decompress_safe_using_dict")) {
+        ca.kind = cb.kind = (flags & 1) ? FZ_DICT_PREFIX : FZ_DICT;
+        ca.dict = cb.dict = dict;
+        ca.dict_len = cb.dict_len = dict_len;
+        ca.target = cb.target = 0;
+        compare_decode(&ca, &cb);
+    }
+
+    /* Each one's compressed block decodes in the other. */
+    which = (flags >> 1) & 3;
+    if (which == 3)
+        which = 0;
+    if (sa->compress_default && sb->compress_default && sa->decompress_safe &&
+        sb->decompress_safe && fp.payload_len <= (1u << 22)) {
+        int level = which == 2 ? (int)((uint32_t)param % 20u) - 3 : param;
+        cross(sa, sb, which, level, block, fp.payload_len);
+        cross(sb, sa, which, level, block, fp.payload_len);
+    }
+    free(dict);
+    free(block);
+    return 0;
+}

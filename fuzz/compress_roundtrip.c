@@ -1,0 +1,269 @@
+/*
+ * compress_roundtrip: the subject compresses drawn data in a drawn mode into
+ * a buffer of exactly the capacity it is told (malloc'd at that size, so
+ * ASan sees a write past it); the reference decodes the block (strict
+ * profile) to exactly the input, or the consumed prefix for destSize.
+ *
+ * Checked for every mode: the return value is 0 (failure) or a block of at
+ * most the capacity; with a capacity of at least compress_bound(n) the call
+ * succeeds; the block decodes exactly and obeys every rule of the spec
+ * (strict); the same call twice gives the same bytes.
+ *
+ * Input: [20-byte header][payload]. Header, in draw order (fuzz_params.h):
+ *   u8      mode: 0 compress_default, 1 compress_fast, 2 compress_default
+ *           with a capacity around the compressed size (limited output),
+ *           3 compress_dest_size, 4 compress_hc, 5 compress_using_dict
+ *           (modes the subject lacks fall back to compress_default)
+ *   u8      data: bits 0-1: 0 or 3 the payload, 1 the payload repeated to
+ *           length L, 2 pseudo-random text over 4 letters of length L;
+ *           bits 2-7: all set (1 in 64) L up to 4 MiB, else bits 2-3 both
+ *           set up to 64 KiB, else up to 4 KiB
+ *   u32     L
+ *   u8      parameter class: 0 full int range, else small (acceleration
+ *           -128..127, HC level -3..16)
+ *   i32     acceleration or HC level
+ *   u8+u32  capacity (modes 2, 4) or destSize target (mode 3):
+ *           fp_size_near(compressed size, compress_bound(n) + 64)
+ *   u32     dictionary (mode 5): the first (v % (payload + 1)) payload bytes,
+ *           the rest is the data
+ */
+#define FUZZ_TARGET_NAME "compress_roundtrip"
+#include "fuzz_oracle.h"
+#include "fuzz_params.h"
+
+#define HEADER 20
+
+enum { M_DEFAULT, M_FAST, M_LIMITED, M_DEST_SIZE, M_HC, M_DICT, M_COUNT };
+static const char *const mode_names[] = {
+    "compress_default", "compress_fast", "compress_default(limited)", "compress_dest_size",
+    "compress_hc", "compress_using_dict"
+};
+
+typedef struct job {
+    const struct lz4_subject *s;
+    int mode;
+    const uint8_t *data;    /* exactly n bytes of their own */
+    size_t n;
+    const uint8_t *dict;    /* exactly dict_len bytes of their own */
+    size_t dict_len;
+    int param;              /* acceleration or level */
+    size_t cap;
+} job;
+
+typedef struct outcome {
+    int r;                  /* return value */
+    int consumed;           /* destSize: input bytes taken */
+    uint8_t *block;         /* copy of r bytes */
+} outcome;
+
+static int bound_of(const struct lz4_subject *s, size_t n)
+{
+    if (s->compress_bound)
+        return s->compress_bound((int)n);
+    return (int)ref_compress_bound(n);
+}
+
+static outcome run(const job *j)
+{
+    outcome o;
+    uint8_t *dst = fz_alloc(j->cap);   /* ends exactly at the capacity */
+    int cap = (int)j->cap, n = (int)j->n;
+    const char *src = (const char *)j->data;
+    o.consumed = n;
+    switch (j->mode) {
+    case M_FAST:
+        o.r = j->s->compress_fast(src, (char *)dst, n, cap, j->param);
+        break;
+    case M_DEST_SIZE:
+        o.r = j->s->compress_dest_size(src, (char *)dst, &o.consumed, cap);
+        break;
+    case M_HC:
+        o.r = j->s->compress_hc(src, (char *)dst, n, cap, j->param);
+        break;
+    case M_DICT:
+        o.r = j->s->compress_using_dict((const char *)j->dict, (int)j->dict_len, src,
+                                        (char *)dst, n, cap, j->param);
+        break;
+    default:
+        o.r = j->s->compress_default(src, (char *)dst, n, cap);
+        break;
+    }
+    o.block = NULL;
+    if (o.r > 0 && o.r <= cap) {
+        fz_consume(dst, (size_t)o.r);
+        o.block = fz_dup(dst, (size_t)o.r);
+    }
+    free(dst);
+    return o;
+}
+
+static void check(const job *j)
+{
+    const char *name = mode_names[j->mode];
+    outcome a = run(j), b;
+    int bound = bound_of(j->s, j->n);
+    size_t expect_len;
+
+    if (a.r < 0)
+        fz_finding("negative_return", name, "%s returned %d (input %zu bytes, capacity %zu, "
+                   "parameter %d); failure is 0", j->s->name, a.r, j->n, j->cap, j->param);
+    if (a.r > (int)j->cap)
+        fz_finding("return_above_capacity", name, "%s returned %d, more than the capacity "
+                   "%zu (input %zu bytes)", j->s->name, a.r, j->cap, j->n);
+    if (j->mode == M_DEST_SIZE && (a.consumed < 0 || (size_t)a.consumed > j->n))
+        fz_finding("bad_consumed", name, "%s consumed %d of %zu input bytes (target %zu)",
+                   j->s->name, a.consumed, j->n, j->cap);
+    if (a.r == 0 && j->n > 0 && bound > 0 && j->cap >= (size_t)bound &&
+        j->mode != M_DEST_SIZE)
+        fz_finding("fails_within_bound", name, "%s returned 0 with a capacity of %zu >= "
+                   "compress_bound(%zu) = %d (parameter %d)", j->s->name, j->cap, j->n,
+                   bound, j->param);
+    if (j->mode == M_DEST_SIZE && a.r > 0 && bound > 0 && j->cap >= (size_t)bound &&
+        (size_t)a.consumed != j->n)
+        fz_finding("dest_size_short", name, "%s consumed %d of %zu bytes with a target of "
+                   "%zu >= compress_bound = %d", j->s->name, a.consumed, j->n, j->cap, bound);
+
+    if (a.block) {
+        fz_ref st, co;
+        expect_len = j->mode == M_DEST_SIZE ? (size_t)a.consumed : j->n;
+        /* Decoded with exactly the expected capacity. */
+        st = fz_ref_decode(0, a.block, (size_t)a.r, expect_len, j->dict, j->dict_len,
+                           REF_PROFILE_STRICT, 0, 0, 0);
+        if (st.r.status != REF_OK) {
+            co = fz_ref_decode(1, a.block, (size_t)a.r, expect_len, j->dict, j->dict_len,
+                               REF_PROFILE_COMPATIBLE, 0, 0, 0);
+            if (co.r.status == REF_OK && co.r.written == expect_len &&
+                memcmp(co.out, j->data, expect_len) == 0)
+                fz_finding("nonconformant_block", name, "%s: the %d-byte block decodes to "
+                           "the input only under the compatible profile; strict rejects it "
+                           "with %s (check %s): a compressor must obey every rule (input "
+                           "%zu bytes, capacity %zu, parameter %d)", j->s->name, a.r,
+                           ref_status_name(st.r.status), fz_check_name(st.r.failed_check),
+                           j->n, j->cap, j->param);
+            else
+                fz_finding("roundtrip", name, "%s: the %d-byte block does not decode: ref "
+                           "says %s (check %s) at input byte %zu after %zu output bytes "
+                           "(input %zu bytes, capacity %zu, parameter %d)", j->s->name, a.r,
+                           ref_status_name(st.r.status), fz_check_name(st.r.failed_check),
+                           st.r.consumed, st.r.written, j->n, j->cap, j->param);
+        } else if (st.r.written != expect_len ||
+                   (expect_len && memcmp(st.out, j->data, expect_len) != 0)) {
+            fz_finding("roundtrip", name, "%s: the %d-byte block decodes to %zu bytes that "
+                       "are not the %zu input bytes (capacity %zu, parameter %d)", j->s->name,
+                       a.r, st.r.written, expect_len, j->cap, j->param);
+        }
+    }
+
+    b = run(j);
+    if (a.r != b.r || a.consumed != b.consumed ||
+        (a.block && b.block && memcmp(a.block, b.block, (size_t)a.r) != 0))
+        fz_finding("nondeterministic", name, "%s: two identical calls returned %d and %d "
+                   "(consumed %d and %d)%s (input %zu bytes, capacity %zu)", j->s->name, a.r,
+                   b.r, a.consumed, b.consumed, a.r == b.r ? " with different bytes" : "",
+                   j->n, j->cap);
+    free(a.block);
+    free(b.block);
+}
+
+/* Modes the subject has and LZ4GATE_FUZZ_SKIP does not exclude. */
+static int has_mode(const struct lz4_subject *s, int mode)
+{
+    switch (mode) {
+    case M_FAST: return s->compress_fast != NULL && !fz_skip("compress_fast");
+    case M_DEST_SIZE: return s->compress_dest_size != NULL && !fz_skip("compress_dest_size");
+    case M_HC: return s->compress_hc != NULL && !fz_skip("compress_hc");
+    case M_DICT: return s->compress_using_dict != NULL && !fz_skip("compress_using_dict");
+    default: return s->compress_default != NULL;
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_params fp;
+    job j;
+    uint8_t synth, psel, *buf = NULL, *dict = NULL;
+    uint32_t len, dict_sel;
+    int32_t pv;
+    size_t cap_draw_pos;
+
+    memset(&j, 0, sizeof j);
+    j.s = lz4gate_subject();
+    fp_init(&fp, data, size, HEADER);
+    j.mode = fp_u8(&fp) % M_COUNT;
+    synth = fp_u8(&fp);
+    len = fp_u32(&fp) % ((synth >> 2) == 0x3F ? (4u << 20) + 1
+                         : (synth & 12) == 12 ? 65537u : 4097u);
+    psel = fp_u8(&fp);
+    pv = fp_i32(&fp);
+    cap_draw_pos = fp.pos;
+    fp.pos += 5;                      /* capacity: drawn once the size is known */
+    dict_sel = fp_u32(&fp);
+    if (!has_mode(j.s, j.mode))
+        j.mode = M_DEFAULT;
+    if (!j.s->compress_default)
+        return 0;
+
+    if (j.mode == M_HC)
+        j.param = (psel & 3) ? (int)((uint32_t)pv & 0xFF) % 20 - 3 : pv;
+    else
+        j.param = (psel & 3) ? (int)(int8_t)(uint8_t)pv : pv;
+
+    /* The data (and dictionary). */
+    if (j.mode == M_DICT) {
+        size_t k = dict_sel % (fp.payload_len + 1);
+        dict = fz_dup(fp.payload, k);
+        j.dict = dict;
+        j.dict_len = k;
+        fp.payload += k;
+        fp.payload_len -= k;
+    }
+    switch (synth & 3) {
+    case 1:
+        buf = fz_alloc(len);
+        if (fp.payload_len) {
+            size_t i;
+            for (i = 0; i < len; i++)
+                buf[i] = fp.payload[i % fp.payload_len];
+            j.n = len;
+        }
+        break;
+    case 2:
+        buf = fz_alloc(len);
+        fz_fill_prng(buf, len, (uint64_t)pv, 4);
+        j.n = len;
+        break;
+    default:
+        buf = fz_dup(fp.payload, fp.payload_len);
+        j.n = fp.payload_len;
+        break;
+    }
+    j.data = buf;
+    if (j.n > (8u << 20)) {
+        free(buf);
+        free(dict);
+        return 0;
+    }
+
+    /* The capacity. */
+    {
+        int bound = bound_of(j.s, j.n);
+        size_t ub = bound > 0 ? (size_t)bound : ref_compress_bound(j.n) + 16;
+        j.cap = ub;
+        if (j.mode == M_LIMITED || j.mode == M_DEST_SIZE || j.mode == M_HC) {
+            /* Around the size the subject's own default compressor reaches. */
+            uint8_t *tmp = fz_alloc(ub);
+            int c = j.s->compress_default((const char *)j.data, (char *)tmp, (int)j.n,
+                                          (int)ub);
+            size_t keep = fp.pos;
+            free(tmp);
+            fp.pos = cap_draw_pos;
+            j.cap = fp_size_near(&fp, c > 0 ? (size_t)c : ub, ub + 64);
+            fp.pos = keep;
+        }
+    }
+    check(&j);
+    free(buf);
+    free(dict);
+    return 0;
+}

@@ -1,0 +1,97 @@
+/*
+ * decode_differential: arbitrary bytes as an LZ4 block, decoded by every
+ * decoder the subject has and by the reference (ref/), which must agree
+ * (fuzz_oracle.h: verdict, profile tolerance, independence of the
+ * destination's previous content).
+ *
+ * Input: [24-byte header][block]. Header, in draw order (fuzz_params.h):
+ *   u8      flags: bit 0 dictionary as a prefix of dst (else a separate
+ *                  buffer); bit 1 size capacity and target on the decode
+ *                  with the dictionary (else without)
+ *   u8      dictionary size class: 0 none, 1 any of 0..65536+1024, 2 exactly
+ *           64 KiB, 3 small (0..255)
+ *   u32     dictionary size within the class
+ *   u64     dictionary content seed
+ *   u8+u32  capacity, fp_size_near(exact decoded size, 16 MiB)
+ *   u8+u32  partial-decode target, fp_size_near(exact decoded size, 16 MiB)
+ * "Exact decoded size" is what ref's compatible decode produces with no
+ * capacity limit (on a malformed block: the bytes before the error).
+ */
+#define FUZZ_TARGET_NAME "decode_differential"
+#include "fuzz_oracle.h"
+#include "fuzz_params.h"
+
+#define HEADER 24
+#define DICT_MAX (REF_MAX_DICT + 1024)
+
+static size_t draw_dict_len(fuzz_params *fp)
+{
+    uint8_t cls = fp_u8(fp);
+    uint32_t v = fp_u32(fp);
+    switch (cls & 3) {
+    case 0: return 0;
+    case 1: return v % (DICT_MAX + 1);
+    case 2: return REF_MAX_DICT;
+    default: return v % 256;
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const struct lz4_subject *s = lz4gate_subject();
+    fuzz_params fp;
+    uint8_t flags, *block, *dict;
+    size_t cap, target, dict_len, exact, exact_dict, base;
+    uint64_t seed;
+    fz_call c;
+    fz_result r;
+
+    fp_init(&fp, data, size, HEADER);
+    flags = fp_u8(&fp);
+    dict_len = draw_dict_len(&fp);
+    seed = fp_u64(&fp);
+    if (fp.payload_len > INT_MAX)
+        return 0;
+    block = fz_dup(fp.payload, fp.payload_len);
+    dict = fz_alloc(dict_len);
+    fz_fill_prng(dict, dict_len, seed, 0);
+
+    exact = fz_ref_decode(4, block, fp.payload_len, FZ_BIG_CAP, NULL, 0,
+                          REF_PROFILE_COMPATIBLE, 0, 0, 0).r.written;
+    exact_dict = dict_len ? fz_ref_decode(4, block, fp.payload_len, FZ_BIG_CAP, dict, dict_len,
+                                          REF_PROFILE_COMPATIBLE, 0, 0, 0).r.written
+                          : exact;
+    base = (flags & 2) ? exact_dict : exact;
+    cap = fp_size_near(&fp, base, FZ_MAX_CAP);
+    target = fp_size_near(&fp, base, FZ_MAX_CAP);
+
+    memset(&c, 0, sizeof c);
+    c.s = s;
+    c.src = block;
+    c.n = fp.payload_len;
+    c.cap = cap;
+    c.target = target;
+
+    if (s->decompress_safe && !fz_skip("decompress_safe")) {
+        c.kind = FZ_SAFE;
+        r = fz_check_call(&c);
+        fz_result_free(&r);
+    }
+    if (s->decompress_safe_partial && !fz_skip("decompress_safe_partial")) {
+        c.kind = FZ_PARTIAL;
+        r = fz_check_call(&c);
+        fz_result_free(&r);
+    }
+    if (s->decompress_safe_using_dict && !fz_skip("decompress_safe_using_dict")) {
+        c.kind = (flags & 1) ? FZ_DICT_PREFIX : FZ_DICT;
+        c.dict = dict;
+        c.dict_len = dict_len;
+        c.target = 0;
+        r = fz_check_call(&c);
+        fz_result_free(&r);
+    }
+    free(dict);
+    free(block);
+    return 0;
+}

@@ -1,0 +1,611 @@
+/*
+ * fuzz_oracle.h: what the lz4gate fuzz targets share besides parameter
+ * drawing: calling a subject's decoder on exactly sized buffers, the
+ * reference expectation for a call, and the verdict.
+ *
+ * Verdict of one decoder call (subject result r, reference ref/):
+ *   - both accept: same return, byte-identical output;
+ *   - both reject: fine (the error values need not agree);
+ *   - they disagree: acceptable only when a named rule explains it:
+ *       * a row of ref's profile table (ref_profile_rule_for): ref strict
+ *         rejects with that row's status, and the subject's output equals
+ *         ref's COMPATIBLE output, or the subject rejects too;
+ *       * for partial decoding only, two conventions of the API
+ *         (lz4.h / linux/lz4.h, LZ4_decompress_safe_partial: "@return can
+ *         be < targetOutputSize, if compressed block contains less data";
+ *         decoders stop "as soon as" the target is reached), allowed only
+ *         when the block is not valid as a whole (strict, no capacity limit):
+ *           PARTIAL_EARLY_END       the subject accepts and returns a prefix
+ *                                   of what the input decodes to before the
+ *                                   point where ref found it malformed (incl.
+ *                                   the available bytes of a truncated literal
+ *                                   run);
+ *           PARTIAL_LOOKAHEAD_REJECT the subject rejects a block that is not
+ *                                   valid as a whole before reaching the
+ *                                   target, where ref stopped at the target.
+ *       * EMPTY_BUFFER_ZERO_TOKEN: with a capacity of 0 (or a partial decode
+ *         with nothing to produce, decoded as an empty buffer) upstream
+ *         lz4.c and the kernel accept only the one-byte block 0x00 ("empty
+ *         output buffer" special case), while a one-byte block whose token
+ *         has a non-zero match-length nibble (0x01..0x0F) is accepted as an
+ *         empty block by ref and by the same decoders at any capacity > 0.
+ *         The subject may reject such a block at capacity 0.
+ *     anything else is a failure, reported with ref's status and check name.
+ *   - the output must not depend on the destination's previous content
+ *     (0x00-filled vs 0xFF-filled: same return, same bytes), and every
+ *     returned byte is read (checksummed), so MSan would see uninitialised
+ *     output.
+ *
+ * Findings abort with "lz4gate-fuzz TARGET: FAIL [CLASS@ENTRY]: details".
+ * Decoder classes: wrong_output (a valid block decoded wrongly),
+ * rejects_valid, accepts_invalid (naming ref's status and check),
+ * offset0_output (offset 0 accepted without writing zeros),
+ * malformed_wrong_output (partial decode of a malformed block returns bytes
+ * other than the data before the defect), stale_output, wrote_before_dst,
+ * return_above_capacity, return_above_target. LZ4GATE_FUZZ_IGNORE lists
+ * ids (or classes) to count instead of abort, LZ4GATE_FUZZ_SKIP entry
+ * points not to call (harness/fuzz.py --ignore / --skip / --known).
+ */
+#ifndef LZ4GATE_FUZZ_ORACLE_H
+#define LZ4GATE_FUZZ_ORACLE_H
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks.h"
+#include "lz4ref.h"
+#include "subject.h"
+
+#ifndef FUZZ_TARGET_NAME
+#error "define FUZZ_TARGET_NAME before including fuzz_oracle.h"
+#endif
+
+/* Capacities and targets are drawn in [0, FZ_MAX_CAP]. */
+#define FZ_MAX_CAP (16u << 20)
+/* "Valid as a whole": decoded with this capacity, more than any drawn one. */
+#define FZ_BIG_CAP (FZ_MAX_CAP + 64u)
+
+#if defined(__has_feature)
+#if __has_feature(memory_sanitizer)
+#define FZ_MSAN 1
+#endif
+#endif
+
+/* ---- failing -------------------------------------------------------- */
+
+static inline void fz_fail(const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 1, 2)));
+static inline void fz_fail(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "lz4gate-fuzz %s: FAIL: ", FUZZ_TARGET_NAME);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    fflush(stderr);
+    abort();
+}
+
+/*
+ * A finding: "class@entry", e.g. stale_output@decompress_safe_partial.
+ * Aborts (the fuzzer records the input) unless the environment variable
+ * LZ4GATE_FUZZ_IGNORE lists the id or its class (comma-separated): a known
+ * finding must not stop every later run from looking for new ones.
+ */
+static int fz_ignored_count;
+static inline int fz_ignored(const char *id)
+{
+    const char *env = getenv("LZ4GATE_FUZZ_IGNORE");
+    size_t cls_len = strcspn(id, "@");
+    while (env && *env) {
+        size_t len = strcspn(env, ",");
+        if ((len == strlen(id) && strncmp(env, id, len) == 0) ||
+            (len == cls_len && strncmp(env, id, len) == 0))
+            return 1;
+        env += len + (env[len] == ',');
+    }
+    return 0;
+}
+
+static inline void fz_finding(const char *cls, const char *entry, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static inline void fz_finding(const char *cls, const char *entry, const char *fmt, ...)
+{
+    char id[160];
+    va_list ap;
+    snprintf(id, sizeof id, "%s@%s", cls, entry);
+    if (fz_ignored(id)) {
+        fz_ignored_count++;
+        return;
+    }
+    fprintf(stderr, "lz4gate-fuzz %s: FAIL [%s]: ", FUZZ_TARGET_NAME, id);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    fflush(stderr);
+    abort();
+}
+
+/* Entry points listed in LZ4GATE_FUZZ_SKIP (comma-separated, e.g.
+ * "decompress_fast") are not called: a way to keep fuzzing the rest of a
+ * subject while one entry point has an open finding. */
+static inline int fz_skip(const char *entry)
+{
+    const char *env = getenv("LZ4GATE_FUZZ_SKIP");
+    while (env && *env) {
+        size_t len = strcspn(env, ",");
+        if (len == strlen(entry) && strncmp(env, entry, len) == 0)
+            return 1;
+        env += len + (env[len] == ',');
+    }
+    return 0;
+}
+
+/* ---- memory ---------------------------------------------------------- */
+
+/* Exactly `size` bytes (ASan bounds them exactly); never NULL. */
+static inline void *fz_alloc(size_t size)
+{
+    void *p = malloc(size);
+    if (!p && size == 0)
+        p = malloc(1);
+    if (!p)
+        fz_fail("out of memory (%zu bytes)", size);
+    return p;
+}
+
+static inline uint8_t *fz_dup(const uint8_t *p, size_t n)
+{
+    uint8_t *q = fz_alloc(n);
+    if (n)
+        memcpy(q, p, n);
+    return q;
+}
+
+/* Reusable scratch for the oracle's own buffers (trusted code, so exact
+ * bounds do not matter); grows, never shrinks. */
+enum { FZ_SCRATCH_SLOTS = 12 };
+static inline uint8_t *fz_scratch(int slot, size_t size)
+{
+    static uint8_t *buf[FZ_SCRATCH_SLOTS];
+    static size_t len[FZ_SCRATCH_SLOTS];
+    if (size > len[slot]) {
+        free(buf[slot]);
+        buf[slot] = malloc(size);
+        if (!buf[slot])
+            fz_fail("out of memory (%zu bytes of scratch)", size);
+        len[slot] = size;
+    }
+    return buf[slot];
+}
+
+/* Read every returned byte (MSan reports uninitialised ones here). */
+static volatile uint32_t fz_sink;
+static inline void fz_consume(const uint8_t *p, size_t n)
+{
+    uint32_t h = 2166136261u;
+    size_t i;
+    for (i = 0; i < n; i++)
+        h = (h ^ p[i]) * 16777619u;
+    fz_sink ^= h;
+}
+
+/* Deterministic filler (dictionaries, synthetic data): splitmix64. */
+static inline void fz_fill_prng(uint8_t *p, size_t n, uint64_t seed, unsigned alphabet)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        uint64_t z = (seed += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        z ^= z >> 31;
+        p[i] = (uint8_t)(alphabet ? 'a' + z % alphabet : z);
+    }
+}
+
+static inline size_t fz_min(size_t a, size_t b) { return a < b ? a : b; }
+static inline size_t fz_max(size_t a, size_t b) { return a > b ? a : b; }
+
+/* ---- the reference --------------------------------------------------- */
+
+typedef struct fz_ref {
+    ref_decode_result r;
+    const uint8_t *out;     /* r.written bytes */
+} fz_ref;
+
+static inline fz_ref fz_ref_decode(int slot, const uint8_t *src, size_t n, size_t cap,
+                            const uint8_t *dict, size_t dict_len, ref_profile profile,
+                            int partial, size_t target, ref_target0 target0)
+{
+    ref_decode_params p;
+    fz_ref out;
+    memset(&p, 0, sizeof p);
+    p.src = src;
+    p.src_len = n;
+    p.dst = fz_scratch(slot, cap ? cap : 1);
+    p.dst_cap = cap;
+    if (dict_len > REF_MAX_DICT) {          /* only the last 64 KiB is reachable */
+        dict += dict_len - REF_MAX_DICT;
+        dict_len = REF_MAX_DICT;
+    }
+    p.dict = dict_len ? dict : NULL;
+    p.dict_len = dict_len;
+    p.profile = profile;
+    p.partial = partial;
+    p.target = target;
+    p.target0 = target0;
+    out.r = ref_decode(&p);
+    out.out = p.dst;
+    return out;
+}
+
+static inline const char *fz_check_name(int check)
+{
+    return check >= 0 ? ref_check_name(check) : "-";
+}
+
+/* ---- expectations and verdicts --------------------------------------- */
+
+typedef struct fz_expect {
+    fz_ref strict, compat;  /* ref under the call's own parameters */
+    int partial;
+    int whole_valid;        /* partial: the block decodes (strict, no capacity limit) */
+    const uint8_t *lenient; /* partial: what the input decodes to before ref's error */
+    size_t lenient_len;
+    size_t limit;           /* partial: min(target, capacity) */
+    int empty_token;        /* EMPTY_BUFFER_ZERO_TOKEN applies */
+} fz_expect;
+
+/* The decoded bytes before the point where ref stopped, including the
+ * available part of a truncated literal run (partial decoding only). */
+static inline void fz_lenient(fz_expect *e, int slot, const uint8_t *src, size_t n)
+{
+    const fz_ref *c = &e->compat;
+    size_t len = c->r.written, tail = 0;
+    uint8_t *buf;
+    if (c->r.status == REF_ERR_TRUNCATED_LITERALS && c->r.consumed <= n &&
+        len < e->limit)
+        tail = fz_min(n - c->r.consumed, e->limit - len);
+    buf = fz_scratch(slot, len + tail + 1);
+    if (len)
+        memcpy(buf, c->out, len);
+    if (tail)
+        memcpy(buf + len, src + c->r.consumed, tail);
+    e->lenient = buf;
+    e->lenient_len = len + tail;
+}
+
+/* Largest output a correct decoder can return for this call. */
+static inline size_t fz_expect_max(const fz_expect *e)
+{
+    size_t m = fz_max(e->strict.r.written, e->compat.r.written);
+    return e->partial ? fz_max(m, e->lenient_len) : m;
+}
+
+static inline int fz_same(int r, const uint8_t *out, const fz_ref *ref)
+{
+    return ref->r.status == REF_OK && r >= 0 && (size_t)r == ref->r.written &&
+           (r == 0 || memcmp(out, ref->out, (size_t)r) == 0);
+}
+
+/* NULL when the subject's result is acceptable (then *rule names the rule
+ * that allowed a disagreement, or "" for agreement); otherwise the class of
+ * finding, with the details in why[]. */
+static inline const char *fz_judge(const fz_expect *e, int r, const uint8_t *out,
+                                   const char **rule, char *why, size_t why_len)
+{
+    const ref_decode_result *s = &e->strict.r;
+    const ref_profile_rule *row = s->status == REF_OK ? NULL : ref_profile_rule_for(s->status);
+    *rule = "";
+    if (r >= 0 && s->status == REF_OK) {
+        if (fz_same(r, out, &e->strict))
+            return NULL;
+        if (e->partial && !e->whole_valid && (size_t)r <= s->written &&
+            (r == 0 || memcmp(out, e->strict.out, (size_t)r) == 0)) {
+            *rule = "PARTIAL_EARLY_END";
+            return NULL;
+        }
+        if ((size_t)r != s->written)
+            snprintf(why, why_len, "returned %d, ref decodes %zu bytes", r, s->written);
+        else
+            snprintf(why, why_len, "returned %d bytes as ref does, but different bytes", r);
+        /* A partial decode of a block that is malformed past the target:
+         * wrong bytes instead of an error, a lesser finding than wrong bytes
+         * for a valid block. */
+        return e->partial && !e->whole_valid ? "malformed_wrong_output" : "wrong_output";
+    }
+    if (r < 0 && s->status != REF_OK)
+        return NULL;
+    if (r < 0) {
+        if (e->empty_token && s->written == 0) {
+            *rule = "EMPTY_BUFFER_ZERO_TOKEN";
+            return NULL;
+        }
+        if (e->partial && !e->whole_valid) {
+            *rule = "PARTIAL_LOOKAHEAD_REJECT";
+            return NULL;
+        }
+        snprintf(why, why_len, "returned %d (error), ref strict decodes %zu bytes", r,
+                 s->written);
+        return "rejects_valid";
+    }
+    /* r >= 0, strict rejects */
+    if (row && fz_same(r, out, &e->compat)) {
+        *rule = row->name;
+        return NULL;
+    }
+    if (e->partial && (size_t)r <= e->limit && (size_t)r <= e->lenient_len &&
+        (r == 0 || memcmp(out, e->lenient, (size_t)r) == 0)) {
+        *rule = "PARTIAL_EARLY_END";
+        return NULL;
+    }
+    if (row) {
+        snprintf(why, why_len,
+                 "returned %d; ref strict rejects with %s (rule %s, %s) and ref compatible %s "
+                 "%zu bytes, which the subject's output does not match",
+                 r, ref_status_name(s->status), row->name, row->spec_section,
+                 e->compat.r.status == REF_OK ? "decodes" : "also rejects after",
+                 e->compat.r.written);
+        /* Accepting offset 0 without writing zeros: its own class, as the
+         * spec singles it out (Implementation notes, offset 0). */
+        return s->status == REF_ERR_OFFSET_ZERO ? "offset0_output" : "accepts_invalid";
+    }
+        snprintf(why, why_len,
+                 "returned %d; ref rejects with %s (check %s) at input byte %zu after %zu "
+                 "output bytes, and no profile rule allows accepting it",
+                 r, ref_status_name(s->status), fz_check_name(s->failed_check),
+                 s->consumed, s->written);
+    /* Partial decoding may return data for a malformed block, but only the
+     * data before the defect (PARTIAL_EARLY_END): other bytes are wrong
+     * output. */
+    return e->partial ? "malformed_wrong_output" : "accepts_invalid";
+}
+
+/* ---- calling a subject's decoder -------------------------------------- */
+
+enum fz_decoder { FZ_SAFE, FZ_PARTIAL, FZ_DICT, FZ_DICT_PREFIX };
+static const char *const fz_decoder_names[] __attribute__((unused)) = {
+    "decompress_safe", "decompress_safe_partial", "decompress_safe_using_dict(ext)",
+    "decompress_safe_using_dict(prefix)"
+};
+
+typedef struct fz_call {
+    const struct lz4_subject *s;
+    enum fz_decoder kind;
+    const uint8_t *src;     /* exactly n bytes of their own (fz_dup) */
+    size_t n;
+    size_t cap, target;
+    const uint8_t *dict;    /* ext: exactly dict_len bytes of their own */
+    size_t dict_len;
+} fz_call;
+
+typedef struct fz_result {
+    int r;
+    uint8_t *out;           /* copy of the returned bytes (r > 0), fz_alloc'd */
+} fz_result;
+
+static inline int fz_has(const struct lz4_subject *s, enum fz_decoder kind)
+{
+    switch (kind) {
+    case FZ_SAFE: return s->decompress_safe != NULL;
+    case FZ_PARTIAL: return s->decompress_safe_partial != NULL;
+    default: return s->decompress_safe_using_dict != NULL;
+    }
+}
+
+/* Destinations up to this size are malloc'd per call; larger ones are the
+ * tail of one persistent buffer, so that they still end exactly at the end
+ * of an allocation (ASan sees a write past the capacity) without paying for
+ * a fresh 16 MiB mapping, and its shadow, on every call. A canary before
+ * such a destination catches writes before it. */
+#define FZ_EXACT_ALLOC_MAX (1u << 20)
+#define FZ_CANARY 64
+static inline uint8_t *fz_tail_alloc(size_t size)
+{
+    static uint8_t *big;
+    if (!big)
+        big = fz_alloc(FZ_CANARY + 2u * REF_MAX_DICT + FZ_BIG_CAP);
+    return big + FZ_CANARY + 2u * REF_MAX_DICT + FZ_BIG_CAP - size;
+}
+
+/* One call into a destination of exactly cap bytes whose first fill_len
+ * bytes hold `fill` (the rest is whatever the memory held). With a prefix
+ * dictionary the buffer is [dict][dst] in one allocation and the prefix
+ * must come back unchanged. */
+static inline fz_result fz_run(const fz_call *c, int fill, size_t fill_len)
+{
+    fz_result res;
+    uint8_t *buf, *dst;
+    size_t pre = c->kind == FZ_DICT_PREFIX ? c->dict_len : 0;
+    int n = (int)c->n, cap = (int)c->cap;
+    int tail = pre + c->cap > FZ_EXACT_ALLOC_MAX;
+
+    if (tail) {
+        buf = fz_tail_alloc(pre + c->cap);
+        memset(buf - FZ_CANARY, 0xA5, FZ_CANARY);
+    } else {
+        buf = fz_alloc(pre + c->cap);
+    }
+    if (pre)
+        memcpy(buf, c->dict, pre);
+    dst = buf + pre;
+#if defined(FZ_MSAN)
+    if (fill != 0)      /* MSan: the 0x00 run sees a fresh, uninitialised buffer */
+#endif
+        memset(dst, fill, fz_min(fill_len, c->cap));
+    switch (c->kind) {
+    case FZ_SAFE:
+        res.r = c->s->decompress_safe((const char *)c->src, (char *)dst, n, cap);
+        break;
+    case FZ_PARTIAL:
+        res.r = c->s->decompress_safe_partial((const char *)c->src, (char *)dst, n,
+                                               (int)c->target, cap);
+        break;
+    case FZ_DICT:
+        res.r = c->s->decompress_safe_using_dict((const char *)c->src, (char *)dst, n, cap,
+                                                 (const char *)c->dict, (int)c->dict_len);
+        break;
+    default:
+        res.r = c->s->decompress_safe_using_dict((const char *)c->src, (char *)dst, n, cap,
+                                                 (const char *)buf, (int)pre);
+        break;
+    }
+    if (pre && memcmp(buf, c->dict, pre) != 0)
+        fz_finding("wrote_before_dst", fz_decoder_names[c->kind],
+                   "%s modified the prefix dictionary before dst (block %zu bytes, "
+                   "capacity %zu, prefix %zu)", c->s->name, c->n, c->cap, pre);
+    if (tail) {
+        int i;
+        for (i = 0; i < FZ_CANARY; i++)
+            if (buf[i - FZ_CANARY] != 0xA5) {
+                fz_finding("wrote_before_dst", fz_decoder_names[c->kind],
+                           "%s wrote before the destination buffer (block %zu bytes, "
+                           "capacity %zu)", c->s->name, c->n, c->cap);
+                break;
+            }
+    }
+    if (res.r > cap) {
+        fz_finding("return_above_capacity", fz_decoder_names[c->kind],
+                   "%s returned %d, more than the capacity %d", c->s->name, res.r, cap);
+        res.r = cap;
+    }
+    if (c->kind == FZ_PARTIAL && res.r > (int)c->target && c->target <= c->cap) {
+        fz_finding("return_above_target", fz_decoder_names[c->kind],
+                   "%s returned %d, more than the target %zu", c->s->name, res.r, c->target);
+        res.r = (int)c->target;
+    }
+    res.out = NULL;
+    if (res.r > 0) {
+        fz_consume(dst, (size_t)res.r);
+        res.out = fz_dup(dst, (size_t)res.r);
+    }
+    if (!tail)
+        free(buf);
+    return res;
+}
+
+static inline void fz_result_free(fz_result *r)
+{
+    free(r->out);
+    r->out = NULL;
+}
+
+static inline int fz_result_equal(const fz_result *a, const fz_result *b)
+{
+    return a->r == b->r && (a->r <= 0 || memcmp(a->out, b->out, (size_t)a->r) == 0);
+}
+
+/* Runs the call twice (0x00- and 0xFF-filled destination); fails unless the
+ * two agree. Returns the first. */
+static inline fz_result fz_run_twice(const fz_call *c, size_t fill_len)
+{
+    fz_result a = fz_run(c, 0x00, fill_len), b = fz_run(c, 0xFF, fill_len);
+    if (!fz_result_equal(&a, &b))
+        fz_finding("stale_output", fz_decoder_names[c->kind],
+                   "%s: output depends on the destination's previous content: "
+                   "0x00-filled returned %d, 0xFF-filled returned %d%s (block %zu bytes, "
+                   "capacity %zu, target %zu, dictionary %zu)",
+                   c->s->name, a.r, b.r, a.r == b.r ? " with different bytes" : "", c->n,
+                   c->cap, c->target, c->dict_len);
+    fz_result_free(&b);
+    return a;
+}
+
+/* The reference expectation for call c (target0: the convention for a
+ * partial decode with nothing to produce). */
+static inline fz_expect fz_expect_for(const fz_call *c, ref_target0 target0)
+{
+    fz_expect e;
+    int partial = c->kind == FZ_PARTIAL;
+    const uint8_t *dict = c->kind >= FZ_DICT ? c->dict : NULL;
+    size_t dlen = c->kind >= FZ_DICT ? c->dict_len : 0;
+    memset(&e, 0, sizeof e);
+    e.partial = partial;
+    e.strict = fz_ref_decode(0, c->src, c->n, c->cap, dict, dlen, REF_PROFILE_STRICT,
+                             partial, c->target, target0);
+    e.compat = fz_ref_decode(1, c->src, c->n, c->cap, dict, dlen, REF_PROFILE_COMPATIBLE,
+                             partial, c->target, target0);
+    if (partial) {
+        fz_ref whole = fz_ref_decode(2, c->src, c->n, FZ_BIG_CAP, NULL, 0, REF_PROFILE_STRICT,
+                                     0, 0, target0);
+        e.whole_valid = whole.r.status == REF_OK;
+        e.limit = fz_min(c->target, c->cap);
+        fz_lenient(&e, 3, c->src, c->n);
+    }
+    e.empty_token = c->n == 1 && c->src[0] != 0 &&
+                    (partial ? (target0 == REF_TARGET0_AS_EMPTY_OUTPUT &&
+                                fz_min(c->target, c->cap) == 0)
+                             : c->cap == 0);
+    return e;
+}
+
+/* Target-0 conventions a generation may follow (history.md §7.3.1). */
+static inline int fz_target0_conventions(const struct lz4_subject *s, ref_target0 conv[2])
+{
+    switch (s->generation) {
+    case GEN_REF:
+        conv[0] = REF_TARGET0_RETURNS_ZERO;
+        return 1;
+    case GEN_UPSTREAM:          /* >= 1.9.2 returns 0, older ones as empty output */
+        conv[0] = REF_TARGET0_RETURNS_ZERO;
+        conv[1] = REF_TARGET0_AS_EMPTY_OUTPUT;
+        return 2;
+    default:
+        conv[0] = REF_TARGET0_AS_EMPTY_OUTPUT;
+        return 1;
+    }
+}
+
+/* Judges a subject result against the reference under every convention the
+ * generation allows (first: the expectation for the first one, if already
+ * computed); NULL if acceptable, else the message. */
+static inline const char *fz_judge_call(const fz_call *c, const fz_expect *first,
+                                 const fz_result *res, const char **rule, char *why,
+                                 size_t why_len)
+{
+    ref_target0 conv[2];
+    int k = fz_target0_conventions(c->s, conv), i;
+    const char *msg = NULL;
+    for (i = 0; i < k; i++) {
+        fz_expect e;
+        if (i > 0 && !(c->kind == FZ_PARTIAL && fz_min(c->target, c->cap) == 0))
+            break;
+        if (i == 0 && first)
+            e = *first;
+        else
+            e = fz_expect_for(c, conv[i]);
+        msg = fz_judge(&e, res->r, res->out, rule, why, why_len);
+        if (!msg)
+            return NULL;
+    }
+    return msg;
+}
+
+/* Run + judge + independence: the whole check of one decoder call. The
+ * caller frees the result. */
+static inline fz_result fz_check_call(const fz_call *c)
+{
+    char why[512];
+    const char *rule;
+    ref_target0 conv[2];
+    const char *cls;
+    fz_expect e;
+    fz_result res;
+    fz_target0_conventions(c->s, conv);
+    e = fz_expect_for(c, conv[0]);
+    res = fz_run_twice(c, fz_expect_max(&e) + 64);
+    cls = fz_judge_call(c, &e, &res, &rule, why, sizeof why);
+    if (cls)
+        fz_finding(cls, fz_decoder_names[c->kind],
+                   "%s %s (block %zu bytes, capacity %zu, target %zu, dictionary %zu)",
+                   c->s->name, why, c->n, c->cap, c->target, c->dict_len);
+    return res;
+}
+
+#endif /* LZ4GATE_FUZZ_ORACLE_H */

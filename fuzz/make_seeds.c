@@ -1,0 +1,305 @@
+/*
+ * make_seeds: writes the seed corpus of a fuzz target.
+ *
+ *   make_seeds TARGET DIR
+ *
+ * Every seed is [header][payload] in the layout the target documents
+ * (fuzz/<target>.c), written with fuzz_params.h's fp_put_* in the target's
+ * draw order. Payloads come from the reference codec only: ref_encode over
+ * a few synthetic data sets (text, runs, pseudo-random bytes, a dictionary
+ * case), ref_gen_block over a range of seeds and sizes, and a handful of
+ * hand-made malformed blocks. Deterministic: the same files on every run
+ * and platform. Exit status 0, or 2 on bad arguments / I/O errors.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FUZZ_TARGET_NAME "make_seeds"
+#include "fuzz_oracle.h"
+#include "fuzz_params.h"
+
+static const char *outdir;
+static int seq;
+
+static void save(const uint8_t *hdr, size_t hlen, const uint8_t *payload, size_t plen,
+                 const char *what)
+{
+    char path[4096];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/seed-%03d-%s", outdir, seq++, what);
+    f = fopen(path, "wb");
+    if (!f || (hlen && fwrite(hdr, 1, hlen, f) != hlen) ||
+        (plen && fwrite(payload, 1, plen, f) != plen) || fclose(f) != 0) {
+        fprintf(stderr, "make_seeds: cannot write %s\n", path);
+        exit(2);
+    }
+}
+
+/* ---- data sets -------------------------------------------------------- */
+
+typedef struct sample {
+    const char *name;
+    uint8_t *data;
+    size_t n;
+} sample;
+
+static sample samples[8];
+static size_t nsamples;
+
+static void add_sample(const char *name, uint8_t *data, size_t n)
+{
+    samples[nsamples].name = name;
+    samples[nsamples].data = data;
+    samples[nsamples].n = n;
+    nsamples++;
+}
+
+static void make_samples(void)
+{
+    static const char *words[] = { "lz4 ", "block ", "format ", "literal ", "match ",
+                                   "offset ", "token ", "the ", "end ", "of " };
+    uint8_t *t = malloc(1500), *z = malloc(3000), *r = malloc(200), *m = malloc(2000),
+            *a = malloc(1200);
+    size_t i, k = 0;
+    uint64_t x = 12345;
+    while (k < 1500) {
+        const char *w;
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        w = words[(x >> 33) % 10];
+        for (i = 0; w[i] && k < 1500; i++)
+            t[k++] = (uint8_t)w[i];
+    }
+    add_sample("text", t, 1500);
+    memset(z, 0, 3000);
+    add_sample("zeros", z, 3000);
+    fz_fill_prng(r, 200, 7, 0);
+    add_sample("random", r, 200);
+    memcpy(m, t, 700);
+    memset(m + 700, 'x', 600);
+    fz_fill_prng(m + 1300, 700, 9, 0);
+    add_sample("mixed", m, 2000);
+    fz_fill_prng(a, 1200, 3, 4);
+    add_sample("abcd", a, 1200);
+    add_sample("tiny13", (uint8_t *)"abcdabcdabcda", 13);
+    add_sample("one", (uint8_t *)"a", 1);
+    add_sample("empty", (uint8_t *)"", 0);
+}
+
+static size_t encode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap, int accel,
+                     const uint8_t *dict, size_t dict_len, ref_encode_mode mode,
+                     size_t *consumed)
+{
+    static uint8_t state[REF_ENCODE_STATE_SIZE];
+    ref_encode_params p;
+    ref_encode_result r;
+    memset(&p, 0, sizeof p);
+    p.src = src;
+    p.src_len = n;
+    p.dst = dst;
+    p.dst_cap = cap;
+    p.acceleration = accel;
+    p.dict = dict;
+    p.dict_len = dict_len;
+    p.mode = mode;
+    r = ref_encode(&p, state);
+    if (consumed)
+        *consumed = r.consumed;
+    return r.ok ? r.written : 0;
+}
+
+/* ---- decode_differential / base_vs_candidate (same block seeds) -------- */
+
+static void block_seed(int bvc, const uint8_t *block, size_t blen, uint8_t flags,
+                       size_t dict_len, uint64_t dict_seed, int cap_delta, int target_half,
+                       const char *what)
+{
+    uint8_t hdr[64];
+    fuzz_header_writer w = { hdr, sizeof hdr, 0 };
+    fp_put_u8(&w, (uint8_t)(bvc ? (flags & 1) : flags));
+    if (dict_len) {
+        fp_put_u8(&w, 1);
+        fp_put_u32(&w, (uint32_t)dict_len);
+    } else {
+        fp_put_u8(&w, 0);
+        fp_put_u32(&w, 0);
+    }
+    fp_put_u64(&w, dict_seed);
+    fp_put_size_near(&w, cap_delta);
+    if (target_half) {
+        fp_put_u8(&w, 6);               /* tiny target: 0..32 */
+        fp_put_u32(&w, 7);
+    } else {
+        fp_put_size_near(&w, 0);
+    }
+    if (bvc)
+        fp_put_u32(&w, 1);              /* acceleration / level */
+    save(hdr, w.len, block, blen, what);
+}
+
+static void decode_seeds(int bvc)
+{
+    uint8_t block[8192], out[80000], dict[4096];
+    size_t i, n;
+    static const uint8_t bad_chain[] = { 0xF0, 0xFF, 0xFF, 0x10, 'x', 'y' };
+    static const uint8_t far_offset[] = { 0x14, 'a', 0x00, 0x01, 0x50, 'a', 'b', 'c', 'd',
+                                          'e' };
+    static const uint8_t zero_byte[] = { 0 };
+
+    for (i = 0; i < nsamples; i++) {
+        n = encode(samples[i].data, samples[i].n, block, sizeof block, 1, NULL, 0,
+                   REF_ENCODE_LIMITED, NULL);
+        block_seed(bvc, block, n, 0, 0, 0, 0, 0, samples[i].name);
+        if (samples[i].n > 20) {
+            block_seed(bvc, block, n, 0, 0, 0, -1, 0, samples[i].name);
+            block_seed(bvc, block, n, 0, 0, 0, 1, 1, samples[i].name);
+        }
+    }
+    /* generated blocks, from tiny to 70 KB of output */
+    {
+        static const size_t sizes[] = { 0, 5, 13, 40, 300, 1000, 3000, 70000 };
+        for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            ref_gen_params gp;
+            ref_gen_result gr;
+            memset(&gp, 0, sizeof gp);
+            gp.seed = 1000 + i;
+            gp.max_output = sizes[i];
+            gr = ref_gen_block(&gp, block, sizeof block, out, sizeof out, NULL);
+            if (gr.ok && gr.block_len <= 4096)
+                block_seed(bvc, block, gr.block_len, 0, 0, 0, i & 1 ? -1 : 0, 0, "gen");
+        }
+    }
+    /* a block that needs its dictionary: prng(seed) as the target draws it */
+    fz_fill_prng(dict, 2000, 77, 0);
+    {
+        uint8_t data[1500];
+        memcpy(data, dict + 500, 600);
+        memcpy(data + 600, samples[0].data, 900);
+        n = encode(data, sizeof data, block, sizeof block, 1, dict, 2000,
+                   REF_ENCODE_LIMITED, NULL);
+        block_seed(bvc, block, n, 2, 2000, 77, 0, 0, "dict-ext");
+        block_seed(bvc, block, n, 3, 2000, 77, 0, 0, "dict-prefix");
+    }
+    /* malformed */
+    /* No offset-0 seed: upstream 1.9.4 and Linux 6.1 fail it (stale output of
+     * LZ4_decompress_safe_partial), and the seeds must pass on the default
+     * subjects; the fuzzer reaches offset 0 in seconds anyway. */
+    block_seed(bvc, bad_chain, sizeof bad_chain, 0, 0, 0, 0, 0, "chain");
+    block_seed(bvc, far_offset, sizeof far_offset, 0, 0, 0, 0, 0, "faroffset");
+    block_seed(bvc, zero_byte, 1, 0, 0, 0, 0, 0, "zero");
+    n = encode(samples[0].data, samples[0].n, block, sizeof block, 1, NULL, 0,
+               REF_ENCODE_LIMITED, NULL);
+    block_seed(bvc, block, n / 2, 0, 0, 0, 0, 0, "truncated");
+}
+
+/* ---- compress_roundtrip ----------------------------------------------- */
+
+static void compress_seed(uint8_t mode, uint8_t synth, uint32_t len, uint8_t psel, int32_t pv,
+                          int cap_delta, uint32_t dict_sel, const sample *s)
+{
+    uint8_t hdr[32];
+    fuzz_header_writer w = { hdr, sizeof hdr, 0 };
+    fp_put_u8(&w, mode);
+    fp_put_u8(&w, synth);
+    fp_put_u32(&w, len);
+    fp_put_u8(&w, psel);
+    fp_put_u32(&w, (uint32_t)pv);
+    fp_put_size_near(&w, cap_delta);
+    fp_put_u32(&w, dict_sel);
+    save(hdr, w.len, s->data, s->n, s->name);
+}
+
+static void compress_seeds(void)
+{
+    size_t i;
+    for (i = 0; i < nsamples; i++) {
+        compress_seed(0, 0, 0, 0, 1, 0, 0, &samples[i]);              /* default */
+        compress_seed(2, 0, 0, 0, 1, -1, 0, &samples[i]);             /* limited: size - 1 */
+    }
+    compress_seed(1, 0, 0, 0, 8, 0, 0, &samples[0]);                  /* fast 8 */
+    compress_seed(1, 0, 0, 0, 0, 0, 0, &samples[3]);                  /* fast 0 */
+    compress_seed(1, 0, 0, 0, -7, 0, 0, &samples[4]);                 /* fast < 0 */
+    compress_seed(1, 0, 0, 0, 65537, 0, 0, &samples[0]);              /* fast, max */
+    compress_seed(2, 0, 0, 0, 1, 0, 0, &samples[3]);                  /* limited: exact */
+    compress_seed(2, 0, 0, 0, 1, 1, 0, &samples[0]);                  /* limited: + 1 */
+    compress_seed(3, 0, 0, 0, 1, 0, 0, &samples[0]);                  /* destSize */
+    compress_seed(3, 0, 0, 0, 1, -5, 0, &samples[3]);
+    compress_seed(3, 0, 0, 0, 1, 0, 0, &samples[5]);
+    compress_seed(4, 0, 0, 1, 9 + 3, 0, 0, &samples[0]);              /* HC 9 */
+    compress_seed(4, 0, 0, 1, 12 + 3, -1, 0, &samples[3]);            /* HC 12, limited */
+    compress_seed(4, 0, 0, 1, 0 + 3, 0, 0, &samples[4]);              /* HC 0 */
+    compress_seed(4, 0, 0, 1, 16 + 3, 0, 0, &samples[2]);             /* HC 16 */
+    compress_seed(5, 0, 0, 0, 1, 0, 700, &samples[3]);                /* dictionary */
+    compress_seed(5, 0, 0, 0, 1, 0, 1000, &samples[0]);
+    compress_seed(0, 1, 20000, 0, 1, 0, 0, &samples[0]);              /* tiled text */
+    compress_seed(2, 2, 3000, 0, 5, 2, 0, &samples[7]);               /* 4-letter text */
+}
+
+/* ---- ref_to_subject ----------------------------------------------------- */
+
+static void r2s_seed(uint8_t source, uint8_t enc, uint32_t len, int32_t accel, uint32_t dict_k,
+                     int enc_cap_delta, uint64_t seed, uint32_t gen_size, uint32_t gen_dict,
+                     int cap_delta, int target_delta, uint32_t short_k, uint8_t dflags,
+                     const sample *s, const char *what)
+{
+    uint8_t hdr[64];
+    fuzz_header_writer w = { hdr, sizeof hdr, 0 };
+    fp_put_u8(&w, source);
+    fp_put_u8(&w, enc);
+    fp_put_u32(&w, len);
+    fp_put_u32(&w, (uint32_t)accel);
+    fp_put_u32(&w, dict_k);
+    fp_put_size_near(&w, enc_cap_delta);
+    fp_put_u64(&w, seed);
+    fp_put_u32(&w, gen_size);
+    fp_put_u32(&w, gen_dict);
+    fp_put_size_near(&w, cap_delta);
+    fp_put_size_near(&w, target_delta);
+    fp_put_u32(&w, short_k);
+    fp_put_u8(&w, dflags);
+    save(hdr, w.len, s ? s->data : NULL, s ? s->n : 0, what);
+}
+
+static void r2s_seeds(void)
+{
+    size_t i;
+    for (i = 0; i < nsamples; i++) {
+        r2s_seed(0, 0, 0, 1, 0, 0, 0, 0, 0, -1, -3, 0, 2, &samples[i], samples[i].name);
+        r2s_seed(0, 1, 0, 1, 0, -16, 0, 0, 0, 0, -1, 0, 0, &samples[i], "destsize");
+    }
+    r2s_seed(0, 2, 0, 1, 800, 0, 0, 0, 0, 0, 0, 400, 0, &samples[0], "dict-ext");
+    r2s_seed(0, 2, 0, 4, 600, 0, 0, 0, 0, -2, 0, 100, 1, &samples[3], "dict-prefix");
+    r2s_seed(0, 4, 30000, 1, 0, 0, 0, 0, 0, -1, -7, 0, 2, &samples[0], "tiled");
+    r2s_seed(0, 8, 5000, 3, 0, 0, 0, 0, 0, 1, 0, 0, 2, &samples[7], "letters");
+    for (i = 0; i < 10; i++) {
+        uint8_t cls = (uint8_t)(i == 9 ? 4 : 0);
+        r2s_seed((uint8_t)(1 | cls << 1), (uint8_t)(i % 3 == 2 ? 2 : 0), 0, 1, 0, 0, 500 + i,
+                 (uint32_t)(i == 9 ? 72000 : 64 + 400 * i), (uint32_t)(i % 3 == 2 ? 3000 : 0),
+                 (int)(i % 4) - 2, (int)i - 5, 1000, (uint8_t)(i & 3), NULL, "gen");
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: make_seeds decode_differential|compress_roundtrip|"
+                "ref_to_subject|base_vs_candidate DIR\n");
+        return 2;
+    }
+    outdir = argv[2];
+    make_samples();
+    if (strcmp(argv[1], "decode_differential") == 0)
+        decode_seeds(0);
+    else if (strcmp(argv[1], "base_vs_candidate") == 0)
+        decode_seeds(1);
+    else if (strcmp(argv[1], "compress_roundtrip") == 0)
+        compress_seeds();
+    else if (strcmp(argv[1], "ref_to_subject") == 0)
+        r2s_seeds();
+    else {
+        fprintf(stderr, "make_seeds: unknown target '%s'\n", argv[1]);
+        return 2;
+    }
+    printf("make_seeds: %d seeds in %s\n", seq, outdir);
+    return 0;
+}
