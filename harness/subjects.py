@@ -55,6 +55,11 @@ CONFIGS = {
     "libfuzzer32": ("clang", ["-m32", "-O1", "-g", "-fsanitize=fuzzer-no-link"] + SAN, 32),
     "afl": ("afl-clang-fast", ["-O2", "-g"] + SAN, 64),
 }
+# "env": the compiler and flags of the environment ($CC, $CFLAGS), as set by
+# OSS-Fuzz / ClusterFuzzLite build scripts (ci/oss-fuzz/build.sh).
+if os.environ.get("CC") and "CFLAGS" in os.environ:
+    _env_flags = os.environ["CFLAGS"].split()
+    CONFIGS["env"] = (os.environ["CC"], _env_flags, 32 if "-m32" in _env_flags else 64)
 OUR_WARNINGS = ["-std=gnu11", "-Wall", "-Wextra", "-Werror"]
 SUBJECT_WARNINGS = ["-w"]   # subject code is not ours to fix; its bugs are the point
 # In subject code UBSan reports and continues: an undefined-behaviour report

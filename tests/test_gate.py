@@ -76,3 +76,28 @@ def test_ci_entry_script_with_github_and_gitlab_variables(tmp_path):
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True)
     assert proc.returncode == 2 and "LZ4GATE_BASE" in proc.stderr
+
+
+def test_oss_fuzz_build_script_with_the_variables_it_gets(tmp_path):
+    # ClusterFuzzLite / OSS-Fuzz set CC, CFLAGS, LIB_FUZZING_ENGINE and OUT;
+    # no Docker here, so set them by hand and check what lands in $OUT.
+    import zipfile
+    out = tmp_path / "out"
+    out.mkdir()
+    env = dict(os.environ, CC="clang",
+               CFLAGS="-O1 -g -fsanitize=address,undefined -fsanitize=fuzzer-no-link",
+               LIB_FUZZING_ENGINE="-fsanitize=fuzzer", OUT=str(out), LZ4GATE_SUBJECT="ref")
+    proc = subprocess.run(["bash", os.path.join(TOP, "ci", "oss-fuzz", "build.sh")], env=env,
+                          cwd=str(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          universal_newlines=True)
+    assert proc.returncode == 0, proc.stdout
+    for t in ("decode_differential", "compress_roundtrip", "ref_to_subject",
+              "base_vs_candidate"):
+        for suffix in ("", ".dict", ".options", "_seed_corpus.zip"):
+            assert (out / (t + suffix)).exists(), t + suffix
+        seeds = tmp_path / ("seeds-" + t)
+        zipfile.ZipFile(str(out / (t + "_seed_corpus.zip"))).extractall(str(seeds))
+        run = subprocess.run([str(out / t), "-runs=0", str(seeds)], cwd=str(tmp_path),
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             universal_newlines=True)
+        assert run.returncode == 0, run.stdout[-2000:]
