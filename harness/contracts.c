@@ -733,16 +733,7 @@ int main(int argc, char **argv)
         } else {
             r = isolate_run(c->fn, c, 120, no_fork);
         }
-        printf("{\"subject\":");
-        json_string(S->name);
-        printf(",\"generation\":\"%s\",\"check\":", subject_generation_name(S->generation));
-        json_string(c->id);
-        printf(",\"verdict\":\"%s\",\"evidence\":", verdict_name(r.verdict));
-        json_string(r.evidence);
-        printf(",\"ubsan\":");
-        json_string(r.ubsan);
-        printf("}\n");
-        fflush(stdout);
+        print_record(S, c->id, &r);
     }
     return 0;
 }

@@ -16,3 +16,17 @@ void json_string(const char *s)
     }
     putchar('"');
 }
+
+void print_record(const struct lz4_subject *s, const char *check, const isolate_result *r)
+{
+    printf("{\"subject\":");
+    json_string(s->name);
+    printf(",\"generation\":\"%s\",\"check\":", subject_generation_name(s->generation));
+    json_string(check);
+    printf(",\"verdict\":\"%s\",\"evidence\":", verdict_name(r->verdict));
+    json_string(r->evidence);
+    printf(",\"ubsan\":");
+    json_string(r->ubsan);
+    printf("}\n");
+    fflush(stdout);
+}

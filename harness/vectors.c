@@ -736,16 +736,7 @@ int main(int argc, char **argv)
             } else {
                 r = isolate_run(chk_vector, &j, 30, no_fork);
             }
-            printf("{\"subject\":");
-            json_string(S->name);
-            printf(",\"generation\":\"%s\",\"check\":", subject_generation_name(S->generation));
-            json_string(id);
-            printf(",\"verdict\":\"%s\",\"evidence\":", verdict_name(r.verdict));
-            json_string(r.evidence);
-            printf(",\"ubsan\":");
-            json_string(r.ubsan);
-            printf("}\n");
-            fflush(stdout);
+            print_record(S, id, &r);
         }
     }
     for (k = 0; k < n; k++) {

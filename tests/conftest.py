@@ -1,6 +1,8 @@
 """Shared helpers for the pytest suite of lz4gate."""
+import functools
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -20,3 +22,12 @@ def make(*targets, **kw):
 @pytest.fixture(scope="session")
 def top():
     return TOP
+
+
+@functools.lru_cache(maxsize=None)
+def contract_records(spec, config):
+    """Contract + vector records of one subject/config, run once per session
+    (several tests read the same run)."""
+    sys.path.insert(0, os.path.join(TOP, "harness"))
+    import contracts
+    return tuple(contracts.run_contracts(spec, config, quiet=True))
