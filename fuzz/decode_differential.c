@@ -22,19 +22,6 @@
 #include "fuzz_params.h"
 
 #define HEADER 24
-#define DICT_MAX (REF_MAX_DICT + 1024)
-
-static size_t draw_dict_len(fuzz_params *fp)
-{
-    uint8_t cls = fp_u8(fp);
-    uint32_t v = fp_u32(fp);
-    switch (cls & 3) {
-    case 0: return 0;
-    case 1: return v % (DICT_MAX + 1);
-    case 2: return REF_MAX_DICT;
-    default: return v % 256;
-    }
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -49,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     fp_init(&fp, data, size, HEADER);
     flags = fp_u8(&fp);
-    dict_len = draw_dict_len(&fp);
+    dict_len = fp_dict_len(&fp);
     seed = fp_u64(&fp);
     if (fp.payload_len > INT_MAX)
         return 0;

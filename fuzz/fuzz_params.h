@@ -177,4 +177,20 @@ static inline void fp_put_size_any(fuzz_header_writer *w, uint32_t v)
     fp_put_u32(w, v);
 }
 
+/* A dictionary length: none, anything up to 65 KiB + 1 KiB (decoders must
+ * cope with dictionaries larger than the 64 KiB window), exactly 64 KiB, or
+ * a short one. Reads 1 + 4 bytes. */
+#define FP_DICT_MAX (65536 + 1024)
+static inline size_t fp_dict_len(fuzz_params *fp)
+{
+    uint8_t cls = fp_u8(fp);
+    uint32_t v = fp_u32(fp);
+    switch (cls & 3) {
+    case 0: return 0;
+    case 1: return v % (FP_DICT_MAX + 1);
+    case 2: return 65536;
+    default: return v % 256;
+    }
+}
+
 #endif /* LZ4GATE_FUZZ_PARAMS_H */
