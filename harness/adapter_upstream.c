@@ -106,6 +106,10 @@ static int a_compress_using_dict(const char *dict, int dict_size, const char *s,
 }
 #endif
 
+#if defined(HAVE_LZ4FRAME)
+void upstream_frame_fill(struct lz4_subject *s);
+#endif
+
 static const char *subject_version(void)
 {
 #if defined(LZ4_VERSION_STRING)
@@ -158,6 +162,9 @@ const struct lz4_subject *SUBJECT_ENTRY(void)
     FILL(compress_using_dict, a_compress_using_dict, CAP_COMPRESS_USING_DICT);
 #endif
 #undef FILL
+#if defined(HAVE_LZ4FRAME)
+    upstream_frame_fill(&s);   /* adapter_upstream_frame.c */
+#endif
     s.name = SUBJECT_NAME;
     return &s;
 }

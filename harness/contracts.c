@@ -17,11 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contracts.h"
 #include "guard.h"
 #include "isolate.h"
 #include "jsonl.h"
 #include "lz4ref.h"
 #include "subject.h"
+#include "testdata.h"
 
 static const struct lz4_subject *S;
 
@@ -32,31 +34,7 @@ static const char *const data_names[] = { "random", "zeros", "text", "mixed" };
 
 static unsigned char *make_data(enum data_kind kind, size_t n, uint32_t seed)
 {
-    static const char *const words[] = { "lz4 ", "vendored ", "kernel ", "copy ",
-                                         "fix ", "upstream ", "block ", "the " };
-    unsigned char *d = malloc(n ? n : 1);
-    uint64_t x = 0x9E3779B97F4A7C15ull ^ seed;
-    size_t i = 0;
-    if (!d)
-        abort();
-    while (i < n) {
-        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-        switch (kind) {
-        case DATA_RANDOM: d[i++] = (unsigned char)(x >> 24); break;
-        case DATA_ZEROS: d[i++] = 0; break;
-        case DATA_TEXT: {
-            const char *w = words[x % 8];
-            while (*w && i < n)
-                d[i++] = (unsigned char)*w++;
-            break;
-        }
-        case DATA_MIXED:   /* random runs, then long repeats */
-            d[i] = (i / 256) % 2 ? d[i - 256] : (unsigned char)(x >> 24);
-            i++;
-            break;
-        }
-    }
-    return d;
+    return testdata_make(data_names[kind], n, seed);
 }
 
 /* Decode with ref (strict) and compare with want[0..n). */
@@ -86,12 +64,6 @@ static unsigned char *ref_block(const unsigned char *data, size_t n, size_t *ble
 
 enum compressor { C_DEFAULT, C_FAST, C_HC, C_DICT };
 
-typedef struct check {
-    char id[96];
-    unsigned caps;           /* required capability bits */
-    check_fn fn;
-    int a, b;                /* parameters (acceleration, level, kind...) */
-} check;
 
 static int call_compress(const check *c, const char *src, char *dst, int n, int cap)
 {
@@ -695,6 +667,7 @@ static void build_table(void)
     add("decompress_fast.empty_block", CAP_DECOMPRESS_FAST, chk_fast_empty, 0, 0);
     add("decompress_fast.short_tail_at_input_end", CAP_DECOMPRESS_FAST, chk_fast_short_tail, 0, 0);
     add("decompress_safe_using_dict.match_into_dictionary", CAP_DECOMPRESS_USING_DICT, chk_using_dict, 0, 0);
+    contracts_add_old_api(S, add);
 }
 
 /* ---- main ---------------------------------------------------------------- */

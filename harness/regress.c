@@ -8,11 +8,17 @@
  * optional +N or -N; "-1" is a literal -1):
  *   entry=decompress_safe|decompress_safe_partial|decompress_fast|
  *         decompress_safe_using_dict|compress_default|compress_fast|
- *         compress_hc|compress_dest_size|unlz4 (mode=fill: fill callback)
+ *         compress_hc|compress_dest_size|unlz4 (mode=fill: fill callback)|
+ *         old_decompress|old_decompress_unknown|old_compress|old_hc_compress
+ *         (kernel 3.11-4.10 API: 0/-1 returns, sizes through pointers)
  *   input=hex:HEX | file:PATH | pattern:BYTExCOUNT,... | compress:KIND:SIZE[:SEED]
  *         (compress: the block ref makes of generated data; "decoded" = SIZE)
  *   data=KIND:SIZE[:SEED] | pattern:... | concat:SPEC+SPEC...  (compressor input)
  *   src_size= target= capacity= original= acceleration= level= dict=hex:...
+ *   len=EXPR     old decoders: the size set through the pointer argument
+ *                (*src_len consumed / *dest_len decoded) must equal EXPR
+ *   dst_len=EXPR old compressors: *dst_len on entry (default 0; ignored by
+ *                the API)
  *   expect=reject | decoded | return:EXPR | roundtrip (compressors: 0 or a block
  *          that decodes to the input; dest_size: to the consumed prefix)
  *          | any (decoders: every return value is acceptable; only a crash,
@@ -33,6 +39,7 @@
 #include "guard.h"
 #include "lz4ref.h"
 #include "subject.h"
+#include "testdata.h"
 
 static const char *arg(int argc, char **argv, const char *key)
 {
@@ -68,73 +75,13 @@ static void append(bytes *b, const unsigned char *src, size_t n, int value)
     b->n += n;
 }
 
-/* Random bytes in which no 4-byte window occurs twice: incompressible for
- * every LZ4 compressor (plain random data has accidental 4-byte matches
- * every ~64 KiB, which split long literal runs; KLZ4-GAP-HCLIM needs one
- * literal run of ~1 MiB). Open-addressing set of the windows seen. */
-static void generate_unique(unsigned char *d, size_t n, unsigned long long *x)
-{
-    size_t slots = 1, i;
-    uint32_t *set;
-    unsigned char *used;
-    while (slots < 4 * n + 16)
-        slots <<= 1;
-    set = calloc(slots, sizeof *set);
-    used = calloc(slots, 1);
-    if (!set || !used)
-        die("out of memory", "");
-    for (i = 0; i < n; i++) {
-        for (;;) {
-            uint32_t w;
-            size_t h;
-            *x ^= *x << 13; *x ^= *x >> 7; *x ^= *x << 17;
-            d[i] = (unsigned char)(*x >> 24);
-            if (i < 3)
-                break;
-            w = (uint32_t)d[i - 3] << 24 | (uint32_t)d[i - 2] << 16 | (uint32_t)d[i - 1] << 8 | d[i];
-            for (h = (w * 2654435761u) & (slots - 1); used[h] && set[h] != w; h = (h + 1) & (slots - 1))
-                ;
-            if (!used[h]) {
-                used[h] = 1;
-                set[h] = w;
-                break;
-            }
-        }
-    }
-    free(set);
-    free(used);
-}
-
-/* Generated data: random | unique (no repeated 4-byte window) | zeros |
- * text | mixed (random 256-byte runs, then repeats of them). */
+/* Generated data (harness/testdata.h): random | unique | zeros | text | mixed. */
 static void generate(bytes *b, const char *kind, size_t n, unsigned long long seed)
 {
-    static const char *const words[] = { "lz4 ", "vendored ", "kernel ", "copy ", "fix ",
-                                         "upstream ", "block ", "the " };
-    unsigned long long x = 0x9E3779B97F4A7C15ull ^ seed;
-    size_t start = b->n, i;
+    size_t start = b->n;
     append(b, NULL, n, 0);
-    if (!strcmp(kind, "unique")) {
-        generate_unique(b->p + start, n, &x);
-        return;
-    }
-    for (i = 0; i < n; i++) {
-        unsigned char *d = b->p + start;
-        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-        if (!strcmp(kind, "random"))
-            d[i] = (unsigned char)(x >> 24);
-        else if (!strcmp(kind, "zeros"))
-            d[i] = 0;
-        else if (!strcmp(kind, "text")) {
-            const char *w = words[x % 8];
-            for (; *w && i < n; w++)
-                d[i++] = (unsigned char)*w;
-            i--;
-        } else if (!strcmp(kind, "mixed"))
-            d[i] = (i / 256) % 2 ? d[i - 256] : (unsigned char)(x >> 24);
-        else
-            die("unknown data kind", kind);
-    }
+    if (testdata_fill(b->p + start, n, kind, seed) != 0)
+        die("unknown data kind (or out of memory)", kind);
 }
 
 /* hex:.. | file:.. | pattern:FFx100,00x3 | KIND:SIZE[:SEED] | concat:A+B */
@@ -249,6 +196,7 @@ static int run_decode(const struct lz4_subject *s, const char *entry, bytes *in,
     guard_buf gin, gout;
     unsigned char *src, *dst;
     int r = 0, ok;
+    long long len_out = -1, produced = -1;   /* old API: size through a pointer */
 
     if (!expect)
         die("missing expect", "");
@@ -288,14 +236,36 @@ static int run_decode(const struct lz4_subject *s, const char *entry, bytes *in,
         r = s->decompress_safe_using_dict((const char *)src, (char *)dst, (int)src_size,
                                           (int)capacity, (const char *)dict.p, (int)dict.n);
         free(dict.p);
+    } else if (!strcmp(entry, "old_decompress")) {
+        /* Old kernel API (history.md §7.1): 0 or -1, the input consumed
+         * through *src_len, exactly `original` bytes out. */
+        long long original = (v = arg(argc, argv, "original")) ? value(v, input, decoded) : decoded;
+        size_t src_len = (size_t)-1;
+        r = s->old_decompress(src, &src_len, dst, (size_t)original);
+        len_out = (long long)src_len;
+        produced = r == 0 ? original : 0;
+    } else if (!strcmp(entry, "old_decompress_unknown")) {
+        size_t dest_len = (size_t)capacity;
+        r = s->old_decompress_unknown(src, (size_t)src_size, dst, &dest_len);
+        len_out = produced = (long long)dest_len;
+        if (r != 0)
+            produced = 0;
     } else
         die("unknown decode entry", entry);
 
     last_return = r;
     ok = result_ok(expect, r, input, decoded);
-    if (ok && r > 0 && expected && expected->n) {
+    if (ok && (v = arg(argc, argv, "len")) != NULL && len_out != value(v, input, decoded)) {
+        /* len=: the size the old API returns through its pointer argument. */
+        ok = 0;
+        snprintf(evidence, sizeof evidence, "returned %d with the size argument set to %lld "
+                 "(expected %s = %lld)", r, len_out, v, value(v, input, decoded));
+    }
+    if (produced < 0)
+        produced = r;
+    if (ok && produced > 0 && expected && expected->n) {
         /* Output must equal the expected bytes (the prefix for partial). */
-        size_t cmp = (size_t)r < expected->n ? (size_t)r : expected->n;
+        size_t cmp = (size_t)produced < expected->n ? (size_t)produced : expected->n;
         if (memcmp(dst, expected->p, cmp) != 0) {
             ok = 0;
             snprintf(evidence, sizeof evidence, "returned %d but the output differs", r);
@@ -334,9 +304,26 @@ static int run_compress(const struct lz4_subject *s, const char *entry, bytes *d
     else if (!strcmp(entry, "compress_dest_size"))
         r = s->compress_dest_size((const char *)gin.data, (char *)gout.data, &consumed,
                                   (int)capacity);
-    else
+    else if (!strcmp(entry, "old_compress") || !strcmp(entry, "old_hc_compress")) {
+        /* Old kernel API: returns 0, the size through *dst_len, whose value
+         * on entry (dst_len=, default 0) must be ignored (history.md §7.1). */
+        size_t dst_len = (v = arg(argc, argv, "dst_len")) ?
+                         (size_t)value(v, (long long)data->n, (long long)data->n) : 0;
+        int rr = (entry[4] == 'h' ? s->old_hc_compress : s->old_compress)(
+            gin.data, data->n, gout.data, &dst_len);
+        last_return = rr;
+        if (rr != 0) {
+            snprintf(evidence, sizeof evidence, "capacity %lld: returned %d (want 0), "
+                     "*dst_len %zu", capacity, rr, dst_len);
+            guard_free(&gin);
+            guard_free(&gout);
+            return 0;
+        }
+        r = (int)dst_len;
+    } else
         die("unknown compress entry", entry);
-    last_return = r;
+    if (strncmp(entry, "old_", 4) != 0)
+        last_return = r;
     if (r < 0 || (long long)r > capacity) {
         ok = 0;
         snprintf(evidence, sizeof evidence, "capacity %lld: returned %d", capacity, r);
@@ -425,6 +412,10 @@ static const struct { const char *entry; unsigned cap; } entries[] = {
     { "compress_fast", CAP_COMPRESS_FAST },
     { "compress_hc", CAP_COMPRESS_HC },
     { "compress_dest_size", CAP_COMPRESS_DEST_SIZE },
+    { "old_decompress", CAP_OLD_KERNEL_DECOMPRESS },
+    { "old_decompress_unknown", CAP_OLD_KERNEL_DECOMPRESS_UNKNOWN },
+    { "old_compress", CAP_OLD_KERNEL_COMPRESS },
+    { "old_hc_compress", CAP_OLD_KERNEL_HC_COMPRESS },
 };
 
 int main(int argc, char **argv)
@@ -457,7 +448,7 @@ int main(int argc, char **argv)
         ok = run_unlz4(s, &in, &expected, argc, argv);
         free(in.p);
         free(expected.p);
-    } else if (!strncmp(entry, "decompress", 10)) {
+    } else if (!strncmp(entry, "decompress", 10) || !strncmp(entry, "old_decompress", 14)) {
         bytes in = { NULL, 0 }, expected = { NULL, 0 };
         long long decoded = 0;
         v = arg(argc, argv, "input");

@@ -35,7 +35,7 @@ import subjects   # noqa: E402
 from contracts import link_program   # noqa: E402
 
 CASES_DIR = os.path.join(subjects.TOP, "regress", "cases")
-RUNNER_SOURCES = ["regress.c", "guard.c", "subject_names.c"]
+RUNNER_SOURCES = ["regress.c", "guard.c", "subject_names.c", "testdata.c"]
 DEFAULT_CONFIGS = {"64": ["asan64", "O0", "O2"], "32": ["asan32", "O0-32", "O2-32"]}
 REQUIRED = ("id", "title", "origin", "commits", "cve", "class", "bits", "trigger", "fix",
             "exercised")
@@ -192,8 +192,12 @@ def run_subject(spec, cases, requested_configs=(), patches=(), quiet=False):
         subject_dir = subjects.build(spec, config, patches, quiet=True)
         program = link_program(subject_dir, config, RUNNER_SOURCES, "regress")
         with open(os.path.join(subject_dir, "subject.json")) as f:
-            kind = json.load(f)["kind"]
+            info = json.load(f)
+        kind = info["kind"]
         generation = {"ref-mutant": "ref", "broken": "ref", "system": "upstream"}.get(kind, kind)
+        if generation in ("kernel", "upstream") and \
+                "LZ4_decompress_safe" not in info.get("entry_points", ["LZ4_decompress_safe"]):
+            generation += "-old"   # kernel 3.11-4.10 / upstream r1xx API (subject.h)
         for case in cases:
             if config not in configs_for(case, requested_configs):
                 continue

@@ -180,9 +180,9 @@ def cve_of(case):
 
 
 def call_summary(call):
-    keys = [k for k in ("input", "data", "src_size", "target", "capacity", "original",
-                        "repeat_capacity", "level", "acceleration", "dict", "in_place",
-                        "high", "expect") if k in call]
+    keys = [k for k in ("input", "decoded", "data", "src_size", "target", "capacity", "original",
+                        "repeat_capacity", "level", "acceleration", "dict", "dst_len", "in_place",
+                        "high", "mode", "expect", "len") if k in call]
     parts = []
     for k in keys:
         v = str(call[k])

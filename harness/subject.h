@@ -44,6 +44,26 @@ enum subject_cap {
     CAP_OLD_KERNEL_DECOMPRESS = 1u << 12, /* lz4_decompress (exact output size) */
     CAP_OLD_KERNEL_DECOMPRESS_UNKNOWN = 1u << 13, /* lz4_decompress_unknownoutputsize */
     CAP_UNLZ4 = 1u << 14,                 /* kernel lib/decompress_unlz4.c */
+    /* LZ4 frame format (upstream lib/lz4frame.c; ref's own frame codec). */
+    CAP_FRAME_DECOMPRESS = 1u << 15,      /* dctx + LZ4F_decompress */
+    CAP_FRAME_RESET = 1u << 16,           /* LZ4F_resetDecompressionContext */
+    CAP_FRAME_DECOMPRESS_DICT = 1u << 17, /* LZ4F_decompress_usingDict */
+    CAP_FRAME_COMPRESS = 1u << 18,        /* LZ4F_compressFrame + bound */
+    CAP_FRAME_COMPRESS_STREAM = 1u << 19, /* cctx + Begin / Update / End */
+    CAP_FRAME_COMPRESS_CDICT = 1u << 20,  /* LZ4F_compressBegin_usingCDict */
+};
+
+/* Frame preferences, the fields of LZ4F_preferences_t lz4gate draws (a
+ * zeroed struct is LZ4F's default). */
+struct subject_frame_prefs {
+    int block_size_id;            /* 0 default, 4..7 = 64 KiB .. 4 MiB */
+    int block_independent;        /* 0 linked blocks (LZ4F default), 1 independent */
+    int content_checksum;
+    int block_checksum;
+    unsigned long long content_size; /* 0: not written in the header */
+    unsigned dict_id;
+    int level;                    /* compressionLevel: < 0 fast acceleration, 0 default, >= 3 HC */
+    int auto_flush;
 };
 
 /* API generations: the expected behaviour where contracts differ
@@ -100,6 +120,32 @@ struct lz4_subject {
     /* Kernel legacy-frame decoder (lib/decompress_unlz4.c). */
     int (*unlz4)(unsigned char *input, long in_len, unlz4_fill_fn fill, unlz4_flush_fn flush,
                  unsigned char *output, long *posp, unlz4_error_fn error);
+
+    /* LZ4 frame API (lz4frame.h). Results: >= 0 as the call returns it, or
+     * a negative LZ4F error code (-code, so LZ4F_isError(r) <=> r < 0). */
+    void *(*frame_dctx_create)(void);
+    void (*frame_dctx_free)(void *dctx);
+    void (*frame_dctx_reset)(void *dctx);
+    /* LZ4F_decompress (dict == NULL) or LZ4F_decompress_usingDict: reads up
+     * to *src_len bytes, writes up to *dst_len; both updated; returns the
+     * hint for the next call (0: frame complete). */
+    long long (*frame_decompress)(void *dctx, unsigned char *dst, size_t *dst_len,
+                                  const unsigned char *src, size_t *src_len,
+                                  const unsigned char *dict, size_t dict_len);
+    const char *(*frame_error_name)(long long result);
+    size_t (*frame_compress_bound)(size_t src_size, const struct subject_frame_prefs *prefs);
+    long long (*frame_compress)(const unsigned char *src, size_t src_size, unsigned char *dst,
+                                size_t dst_capacity, const struct subject_frame_prefs *prefs);
+    void *(*frame_cctx_create)(void);
+    void (*frame_cctx_free)(void *cctx);
+    /* LZ4F_compressBegin, or with dict != NULL LZ4F_compressBegin_usingCDict
+     * on a CDict made from dict (freed with the cctx). */
+    long long (*frame_compress_begin)(void *cctx, unsigned char *dst, size_t dst_capacity,
+                                      const struct subject_frame_prefs *prefs,
+                                      const unsigned char *dict, size_t dict_len);
+    long long (*frame_compress_update)(void *cctx, unsigned char *dst, size_t dst_capacity,
+                                       const unsigned char *src, size_t src_size);
+    long long (*frame_compress_end)(void *cctx, unsigned char *dst, size_t dst_capacity);
 };
 
 /* The subject linked into this program (and the second one, if any). */

@@ -28,6 +28,12 @@ const char *subject_cap_name(unsigned cap)
     case CAP_OLD_KERNEL_DECOMPRESS: return "lz4_decompress";
     case CAP_OLD_KERNEL_DECOMPRESS_UNKNOWN: return "lz4_decompress_unknownoutputsize";
     case CAP_UNLZ4: return "unlz4";
+    case CAP_FRAME_DECOMPRESS: return "LZ4F_decompress";
+    case CAP_FRAME_RESET: return "LZ4F_resetDecompressionContext";
+    case CAP_FRAME_DECOMPRESS_DICT: return "LZ4F_decompress_usingDict";
+    case CAP_FRAME_COMPRESS: return "LZ4F_compressFrame";
+    case CAP_FRAME_COMPRESS_STREAM: return "LZ4F_compressBegin/Update/End";
+    case CAP_FRAME_COMPRESS_CDICT: return "LZ4F_compressBegin_usingCDict";
     default: return "entry point";
     }
 }

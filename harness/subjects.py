@@ -92,7 +92,9 @@ def file_digest(paths):
 # ---- locating sources ------------------------------------------------------
 
 UPSTREAM_LAYOUTS = ("lib", ".")     # r125+ under lib/, older at the top
-UPSTREAM_FILES = ("lz4.c", "lz4.h", "lz4hc.c", "lz4hc.h")
+UPSTREAM_FILES = ("lz4.c", "lz4.h", "lz4hc.c", "lz4hc.h",
+                  # the frame API (r126+), and the xxHash it checksums with
+                  "lz4frame.c", "lz4frame.h", "lz4frame_static.h", "xxhash.c", "xxhash.h")
 KERNEL_FILES = ("lib/lz4/lz4_decompress.c", "lib/lz4/lz4_compress.c",
                 "lib/lz4/lz4hc_compress.c", "lib/lz4/lz4defs.h",
                 "include/linux/lz4.h", "lib/decompress_unlz4.c",
@@ -127,14 +129,22 @@ class Subject:
             if self.variant not in valid:
                 raise BadInput("unknown %s '%s'; use one of: %s"
                                % (kind, self.variant, ", ".join(valid)))
+        elif kind == "fixture":
+            # Synthetic trees for testing lz4gate itself (harness/fixtures.py).
+            import fixtures
+            if path not in fixtures.FIXTURES:
+                raise BadInput("unknown fixture '%s'; use one of: %s"
+                               % (path, ", ".join(sorted(fixtures.FIXTURES))))
+            kind, path = fixtures.materialize(path)
         elif spec in DEFAULT_TREES:
             kind, path = spec, DEFAULT_TREES[spec]
             if not os.path.isdir(path):
                 raise BadInput("default %s tree not fetched yet (%s); run: "
                                "python3 harness/fetch_subjects.py" % (spec, path))
         elif kind not in ("upstream", "kernel") or not path:
-            raise BadInput("unknown subject '%s'; use ref, system, upstream:DIR or "
-                           "kernel:DIR" % spec)
+            raise BadInput("unknown subject '%s'; use ref, system, upstream[:DIR], "
+                           "kernel[:DIR] (or, for testing lz4gate, ref-mutant:CHECK, "
+                           "broken:MODE, fixture:NAME)" % spec)
         self.kind = kind
         if kind in ("ref", "ref-mutant", "broken"):
             self.variant = getattr(self, "variant", "")
@@ -227,6 +237,8 @@ UPSTREAM_PROBES = [
     "LZ4_compress_fast_continue",
 ]
 UPSTREAM_HC_PROBES = ["LZ4_compress_HC", "LZ4_compressHC2_limitedOutput"]
+FRAME_PROBES = ["LZ4F_decompress", "LZ4F_resetDecompressionContext", "LZ4F_decompress_usingDict",
+                "LZ4F_compressFrame", "LZ4F_compressBegin", "LZ4F_compressBegin_usingCDict"]
 KERNEL_PROBES = [
     "LZ4_decompress_safe", "LZ4_decompress_safe_partial", "LZ4_decompress_fast",
     "LZ4_decompress_safe_usingDict", "LZ4_compress_default", "LZ4_compress_fast",
@@ -403,14 +415,25 @@ class Builder:
         if "LZ4_decompress_safe" not in syms and "LZ4_uncompress_unknownOutputSize" not in syms:
             raise BadInput("%s declares no LZ4 decoder in %s/lz4.h; is this an lz4 tree?"
                            % (self.s.spec, incdir))
-        defines = ["-DHAVE_" + s.upper() for s in syms]
+        frame_syms = []
+        if os.path.isfile(os.path.join(incdir, "lz4frame.h")) and \
+                (not sources or any(src.endswith("lz4frame.c") for src in sources)):
+            frame_syms = self._probe(flags, '#define LZ4F_STATIC_LINKING_ONLY 1\n'
+                                            '#include "lz4frame.h"\n', FRAME_PROBES)
+        defines = ["-DHAVE_" + s.upper() for s in syms + frame_syms]
+        if "LZ4F_decompress" in frame_syms or "LZ4F_compressFrame" in frame_syms:
+            defines.append("-DHAVE_LZ4FRAME")
         objs = [self.compile(src, self.obj(os.path.basename(src)[:-2]),
                              flags + SUBJECT_WARNINGS + self.subject_ubsan())
                 for src in sources]
+        adapter_flags = OUR_WARNINGS + flags + defines + ["-I" + HARNESS,
+                                                          '-DSUBJECT_NAME="%s"' % name]
         objs.append(self.compile(os.path.join(HARNESS, "adapter_upstream.c"), self.obj("adapter"),
-                                 OUR_WARNINGS + flags + defines + [
-                                     "-I" + HARNESS, '-DSUBJECT_NAME="%s"' % name]))
-        return objs, {"kind": self.s.kind, "entry_points": syms}
+                                 adapter_flags))
+        if "-DHAVE_LZ4FRAME" in defines:
+            objs.append(self.compile(os.path.join(HARNESS, "adapter_upstream_frame.c"),
+                                     self.obj("adapter_frame"), adapter_flags))
+        return objs, {"kind": self.s.kind, "entry_points": syms + frame_syms}
 
     def _build_upstream(self, stage):
         layout = os.path.dirname(self.s.files[0])
@@ -467,6 +490,11 @@ SPEC
     ref | system | upstream | kernel | upstream:DIR | kernel:DIR
     (upstream and kernel alone mean the trees fetched by
     harness/fetch_subjects.py under build/subjects/).
+    For testing lz4gate itself: ref-mutant:CHECK (ref with one named check
+    switched off), broken:MODE (a deliberately broken adapter) and
+    fixture:NAME (a synthetic tree of tests/fixtures: kernel-g1,
+    kernel-g1-3.11, kernel-g1-compat, kernel-g1-srclen, kernel-g1-dstlen,
+    upstream-r1xx).
 
 OPTIONS
     --patch FILE    apply FILE (a git-style patch, -p1) to a copy of the tree in

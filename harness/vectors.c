@@ -26,6 +26,8 @@
  * the kernel's does for some truncations, the reference rejects; none of
  * these is wrong, producing bytes the block does not define is. The prefix
  * is recomputed with the reference decoder and checked against the index.
+ * That exception is the row PARTIAL_EARLY_END of ref's latitude table
+ * (ref/profile.c); the runner refuses to start if the row is missing.
  * Otherwise FAIL (or CRASH: a guard page, ASan, a signal). One JSON record per line, the same fields as harness/contracts.c:
  *   {"subject","generation","check":"vector.<id>.<entry point>","verdict",
  *    "evidence","ubsan"}
@@ -610,6 +612,9 @@ static void describe(char *buf, size_t cap, const expectation *e)
     }
 }
 
+/* The latitude this runner applies (ref/profile.c), looked up in main. */
+static const ref_latitude *early_end;
+
 static int chk_vector(const void *arg, char *msg, unsigned cap)
 {
     const job *j = arg;
@@ -637,8 +642,9 @@ static int chk_vector(const void *arg, char *msg, unsigned cap)
             if ((size_t)r0 <= v->capacity)
                 sha256_hex(o0.data, (size_t)r0, got_sha);
             snprintf(msg, cap, "malformed block accepted: returned %d (output %.12s), not a "
-                     "prefix of the %zu bytes it defines before its defect (%.12s)", r0,
-                     got_sha, e->prefix_size, e->prefix_sha);
+                     "prefix of the %zu bytes it defines before its defect (%.12s), which "
+                     "is all %s allows", r0, got_sha, e->prefix_size, e->prefix_sha,
+                     early_end->name);
             bad = 1;
         }
     } else if (r0 >= 0) {
@@ -692,6 +698,11 @@ int main(int argc, char **argv)
     vector *vs;
     size_t n, k;
 
+    early_end = ref_latitude_named("PARTIAL_EARLY_END");
+    if (!early_end) {
+        fprintf(stderr, "vectors: ref/profile.c has no PARTIAL_EARLY_END latitude\n");
+        return 2;
+    }
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--list"))
             list = 1;

@@ -129,6 +129,27 @@ extern const size_t ref_profile_rule_count;
 /* The row for an error status, or NULL when the spec leaves no latitude. */
 const ref_profile_rule *ref_profile_rule_for(ref_status status);
 
+/*
+ * API latitudes: where the block is malformed or a call is at the edge of
+ * its contract, and the API documentation leaves more than one result
+ * correct. Unlike the rules above they are not about one error status but
+ * about an entry point's convention (partial decoding, empty buffers). The
+ * fuzz oracle and the vector runner accept a disagreement with ref only by
+ * naming a row of this table or of ref_profile_rules.
+ */
+typedef struct ref_latitude {
+    const char *name;           /* stable id used in fuzzer and vector messages */
+    const char *applies_to;     /* the entry point / call situation */
+    const char *source;         /* the API text or spec section that allows it */
+    const char *allows;         /* what a subject may do instead of ref's result */
+} ref_latitude;
+
+extern const ref_latitude ref_latitudes[];
+extern const size_t ref_latitude_count;
+
+/* The row named `name`, or NULL. */
+const ref_latitude *ref_latitude_named(const char *name);
+
 /* ---- Encoder -------------------------------------------------------- */
 
 /* Standard bound: n + n/255 + 16, or 0 when n > REF_MAX_INPUT_SIZE. */

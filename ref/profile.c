@@ -4,6 +4,8 @@
  * consult it to classify a disagreement as acceptable; anything not listed
  * here is a real disagreement.
  */
+#include <string.h>
+
 #include "checks.h"
 #include "lz4ref.h"
 
@@ -33,6 +35,35 @@ const ref_profile_rule *ref_profile_rule_for(ref_status status)
     for (i = 0; i < ref_profile_rule_count; i++)
         if (ref_profile_rules[i].status == status)
             return &ref_profile_rules[i];
+    return NULL;
+}
+
+const ref_latitude ref_latitudes[] = {
+    { "PARTIAL_EARLY_END", "decompress_safe_partial, a block not valid as a whole",
+      "lz4.h LZ4_decompress_safe_partial: \"@return can be < targetOutputSize, if "
+      "compressed block contains less data\"",
+      "accept and return a prefix of the bytes the block defines before its defect "
+      "(including the available bytes of a truncated literal run), where ref rejects" },
+    { "PARTIAL_LOOKAHEAD_REJECT", "decompress_safe_partial, a block not valid as a whole",
+      "lz4.h / linux/lz4.h LZ4_decompress_safe_partial: decoding stops \"as soon as\" the "
+      "target is reached, but a decoder may read a whole sequence first",
+      "reject a block that is malformed after the target, where ref stopped at the target "
+      "and returned it" },
+    { "EMPTY_BUFFER_ZERO_TOKEN", "capacity 0 (or a partial decode with nothing to produce)",
+      "Block format: an empty block is the single token 0x00; lz4.c and the kernel special-"
+      "case an empty output buffer and accept only that byte",
+      "reject a one-byte block whose token has a non-zero match-length nibble (0x01..0x0F), "
+      "which ref accepts as an empty block at any capacity" },
+};
+
+const size_t ref_latitude_count = sizeof ref_latitudes / sizeof ref_latitudes[0];
+
+const ref_latitude *ref_latitude_named(const char *name)
+{
+    size_t i;
+    for (i = 0; i < ref_latitude_count; i++)
+        if (!strcmp(ref_latitudes[i].name, name))
+            return &ref_latitudes[i];
     return NULL;
 }
 

@@ -40,7 +40,7 @@ def expect_bad_input(proc, *words):
 
 
 def test_unknown_kind():
-    expect_bad_input(subjects_cli("build", "-q", "zstd:/tmp"), "unknown subject", "kernel:DIR")
+    expect_bad_input(subjects_cli("build", "-q", "zstd:/tmp"), "unknown subject", "kernel[:DIR]")
 
 
 def test_missing_directory(tmp_path):

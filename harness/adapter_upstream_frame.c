@@ -1,0 +1,190 @@
+/*
+ * Adapter for an upstream tree's frame API (lib/lz4frame.c), filled into the
+ * subject table by adapter_upstream.c when the tree has lz4frame.h.
+ *
+ * Which entry points exist comes from compile probes (HAVE_LZ4F_*). Results
+ * keep LZ4F's meaning: a size_t that LZ4F_isError() flags becomes -code, so
+ * "negative" is exactly "LZ4F_isError"; nothing else is mapped, checked or
+ * clamped (subject.h).
+ */
+#define LZ4F_STATIC_LINKING_ONLY 1
+#include <stdlib.h>
+#include <string.h>
+
+#include "lz4frame.h"
+
+#include "subject.h"
+
+void upstream_frame_fill(struct lz4_subject *s);
+
+static long long result(size_t r)
+{
+    return LZ4F_isError(r) ? -(long long)((size_t)0 - r) : (long long)r;
+}
+
+static void to_lz4f(const struct subject_frame_prefs *p, LZ4F_preferences_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!p)
+        return;
+    out->frameInfo.blockSizeID = (LZ4F_blockSizeID_t)p->block_size_id;
+    out->frameInfo.blockMode = p->block_independent ? LZ4F_blockIndependent : LZ4F_blockLinked;
+    out->frameInfo.contentChecksumFlag = p->content_checksum ? LZ4F_contentChecksumEnabled
+                                                             : LZ4F_noContentChecksum;
+    out->frameInfo.blockChecksumFlag = p->block_checksum ? LZ4F_blockChecksumEnabled
+                                                         : LZ4F_noBlockChecksum;
+    out->frameInfo.contentSize = p->content_size;
+    out->frameInfo.dictID = p->dict_id;
+    out->compressionLevel = p->level;
+    out->autoFlush = (unsigned)p->auto_flush;
+}
+
+#if defined(HAVE_LZ4F_DECOMPRESS)
+static void *f_dctx_create(void)
+{
+    LZ4F_dctx *d = NULL;
+    if (LZ4F_isError(LZ4F_createDecompressionContext(&d, LZ4F_VERSION)))
+        return NULL;
+    return d;
+}
+
+static void f_dctx_free(void *d) { LZ4F_freeDecompressionContext(d); }
+
+static long long f_decompress(void *d, unsigned char *dst, size_t *dst_len,
+                              const unsigned char *src, size_t *src_len,
+                              const unsigned char *dict, size_t dict_len)
+{
+#if defined(HAVE_LZ4F_DECOMPRESS_USINGDICT)
+    if (dict)
+        return result(LZ4F_decompress_usingDict(d, dst, dst_len, src, src_len, dict, dict_len,
+                                                NULL));
+#else
+    (void)dict_len;
+    if (dict)
+        abort();   /* the caps say there is no dictionary entry point */
+#endif
+    return result(LZ4F_decompress(d, dst, dst_len, src, src_len, NULL));
+}
+
+static const char *f_error_name(long long r)
+{
+    return LZ4F_getErrorName((size_t)r);   /* (size_t)-code: the LZ4F error value */
+}
+#endif
+
+#if defined(HAVE_LZ4F_RESETDECOMPRESSIONCONTEXT)
+static void f_dctx_reset(void *d) { LZ4F_resetDecompressionContext(d); }
+#endif
+
+#if defined(HAVE_LZ4F_COMPRESSFRAME)
+static size_t f_compress_bound(size_t n, const struct subject_frame_prefs *p)
+{
+    LZ4F_preferences_t prefs;
+    to_lz4f(p, &prefs);
+    return LZ4F_compressFrameBound(n, &prefs);
+}
+
+static long long f_compress(const unsigned char *src, size_t n, unsigned char *dst, size_t cap,
+                            const struct subject_frame_prefs *p)
+{
+    LZ4F_preferences_t prefs;
+    to_lz4f(p, &prefs);
+    return result(LZ4F_compressFrame(dst, cap, src, n, &prefs));
+}
+#endif
+
+#if defined(HAVE_LZ4F_COMPRESSBEGIN)
+/* The cctx and the CDict it was begun with, freed together. */
+struct frame_cctx {
+    LZ4F_cctx *cctx;
+#if defined(HAVE_LZ4F_COMPRESSBEGIN_USINGCDICT)
+    LZ4F_CDict *cdict;
+#endif
+};
+
+static void *f_cctx_create(void)
+{
+    struct frame_cctx *c = calloc(1, sizeof *c);
+    if (!c)
+        abort();
+    if (LZ4F_isError(LZ4F_createCompressionContext(&c->cctx, LZ4F_VERSION))) {
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+static void f_cctx_free(void *p)
+{
+    struct frame_cctx *c = p;
+#if defined(HAVE_LZ4F_COMPRESSBEGIN_USINGCDICT)
+    LZ4F_freeCDict(c->cdict);
+#endif
+    LZ4F_freeCompressionContext(c->cctx);
+    free(c);
+}
+
+static long long f_begin(void *p, unsigned char *dst, size_t cap,
+                         const struct subject_frame_prefs *fp, const unsigned char *dict,
+                         size_t dict_len)
+{
+    struct frame_cctx *c = p;
+    LZ4F_preferences_t prefs;
+    to_lz4f(fp, &prefs);
+#if defined(HAVE_LZ4F_COMPRESSBEGIN_USINGCDICT)
+    if (dict) {
+        LZ4F_freeCDict(c->cdict);
+        c->cdict = LZ4F_createCDict(dict, dict_len);
+        return result(LZ4F_compressBegin_usingCDict(c->cctx, dst, cap, c->cdict, &prefs));
+    }
+#else
+    (void)dict_len;
+    if (dict)
+        abort();   /* the caps say there is no CDict entry point */
+#endif
+    return result(LZ4F_compressBegin(c->cctx, dst, cap, &prefs));
+}
+
+static long long f_update(void *p, unsigned char *dst, size_t cap, const unsigned char *src,
+                          size_t n)
+{
+    return result(LZ4F_compressUpdate(((struct frame_cctx *)p)->cctx, dst, cap, src, n, NULL));
+}
+
+static long long f_end(void *p, unsigned char *dst, size_t cap)
+{
+    return result(LZ4F_compressEnd(((struct frame_cctx *)p)->cctx, dst, cap, NULL));
+}
+#endif
+
+void upstream_frame_fill(struct lz4_subject *s)
+{
+#define FILL(slot, fn, cap) (s->slot = fn, s->caps |= (cap))
+#if defined(HAVE_LZ4F_DECOMPRESS)
+    s->frame_dctx_create = f_dctx_create;
+    s->frame_dctx_free = f_dctx_free;
+    s->frame_error_name = f_error_name;
+    FILL(frame_decompress, f_decompress, CAP_FRAME_DECOMPRESS);
+#if defined(HAVE_LZ4F_DECOMPRESS_USINGDICT)
+    s->caps |= CAP_FRAME_DECOMPRESS_DICT;
+#endif
+#if defined(HAVE_LZ4F_RESETDECOMPRESSIONCONTEXT)
+    FILL(frame_dctx_reset, f_dctx_reset, CAP_FRAME_RESET);
+#endif
+#endif
+#if defined(HAVE_LZ4F_COMPRESSFRAME)
+    s->frame_compress_bound = f_compress_bound;
+    FILL(frame_compress, f_compress, CAP_FRAME_COMPRESS);
+#endif
+#if defined(HAVE_LZ4F_COMPRESSBEGIN)
+    s->frame_cctx_create = f_cctx_create;
+    s->frame_cctx_free = f_cctx_free;
+    s->frame_compress_begin = f_begin;
+    s->frame_compress_update = f_update;
+    FILL(frame_compress_end, f_end, CAP_FRAME_COMPRESS_STREAM);
+#if defined(HAVE_LZ4F_COMPRESSBEGIN_USINGCDICT)
+    s->caps |= CAP_FRAME_COMPRESS_CDICT;
+#endif
+#endif
+#undef FILL
+}
