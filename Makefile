@@ -3,7 +3,7 @@
 #   make test      set up (apt-get as root), then run the suite's own tests
 #   make gate      gate a vendoring update: BASE=SPEC CANDIDATE=SPEC PATCHES=...
 #                  FUZZ_TIME=60 JOBS=2 STRICT=1 (default: kernel 6.1 -> upstream 1.9.4)
-#   make bench     reference codec vs the system liblz4, side by side
+#   make bench     reference codec vs the system liblz4, side by side; then fuzz-bench
 #   make mutants   show that every named check of the reference decoder is
 #                  exercised by a test that fails without it
 #   make subjects  fetch the default subjects (Debian's lz4 source, linux 6.1)
@@ -11,6 +11,9 @@
 #                  CONFIGS="asan64 asan32 O0 O2" PATCHES="a.patch ..."
 #   make regress   regression cases: SUBJECT="ref upstream kernel" CONFIGS=...
 #   make fuzz      differential fuzzing: TARGET=... SUBJECT=... ENGINE=libfuzzer|afl TIME=60
+#   make fuzz-bench  exec/s of the fuzz targets vs upstream's fuzzers: TIME=30 FIND=1
+#   make corpus-min  minimise corpus/<target>/: TARGET=all ENGINE=libfuzzer|afl
+#   make triage    crash -> regression-case skeleton: CRASH=file TARGET=... SUBJECT=...
 #   make clean     remove build/
 #
 # Everything is built out of tree under build/. C builds are plain make;
@@ -78,7 +81,7 @@ UNIT_BINS := $(addprefix $(BUILD)/,$(UNIT_TESTS))
 all: ref-tests
 
 help:
-	@sed -n '1,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,19p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@bash ci/deps.sh
@@ -133,12 +136,20 @@ build/make_vectors: harness/make_vectors.c harness/sha256.c $(REF_SRCS) $(REF_HD
 vectors: build/make_vectors
 	build/make_vectors corpus/vectors
 
+# lz4ref: command-line frame/legacy codec on the reference codec (tools/).
+.PHONY: lz4ref
+lz4ref: build/lz4ref
+build/lz4ref: $(wildcard tools/lz4ref*.c tools/lz4ref*.h) $(REF_SRCS) $(REF_HDRS)
+	@mkdir -p $(dir $@)
+	gcc $(WARN) -O2 -Iref -Itools -o $@ $(wildcard tools/lz4ref*.c) $(REF_SRCS)
+
 build/bench/ref_bench: bench/ref_bench.c $(REF_SRCS) $(REF_HDRS)
 	@mkdir -p $(dir $@)
 	gcc $(WARN) -O2 -march=x86-64 -Iref -o $@ $< $(REF_SRCS) -llz4
 
 bench: deps build/bench/ref_bench
 	build/bench/ref_bench
+	@$(MAKE) --no-print-directory fuzz-bench
 
 clean:
 	rm -rf build
@@ -167,3 +178,19 @@ gate: subjects
 	$(PYTHON) ci/gate.py --base $(BASE) --candidate $(CANDIDATE) --fuzz-time $(FUZZ_TIME) \
 		--jobs $(JOBS) --configs $(GATE_CONFIGS) $(if $(STRICT),--strict) \
 		$(foreach p,$(PATCHES),--patch $(p))
+
+# Fuzz tooling (bench/fuzz_bench.py --help, harness/fuzz.py --help).
+# fuzz-bench: TIME seconds per fuzzer (default 30); FIND=1 adds time-to-find.
+# corpus-min: TARGET=all|T ENGINE=libfuzzer|afl [SUBJECT=...] [DRY_RUN=1]
+# triage: CRASH=file TARGET=T SUBJECT=spec [SUBJECT_B=spec] [ID=case-id]
+.PHONY: fuzz-bench corpus-min triage
+fuzz-bench: subjects
+	$(PYTHON) bench/fuzz_bench.py --time $(if $(filter command line,$(origin TIME)),$(TIME),30) \
+		$(if $(FIND),--find)
+corpus-min: subjects
+	$(PYTHON) harness/fuzz.py corpus-min --target $(TARGET) --engine $(ENGINE) \
+		$(if $(filter command line,$(origin SUBJECT)),--subject $(SUBJECT)) $(if $(DRY_RUN),--dry-run)
+triage: subjects
+	$(PYTHON) harness/fuzz.py triage $(CRASH) $(if $(filter command line,$(origin TARGET)),--target $(TARGET)) \
+		--subject $(if $(filter command line,$(origin SUBJECT)),$(SUBJECT),upstream) \
+		$(if $(SUBJECT_B),--subject-b $(SUBJECT_B)) $(if $(ID),--id $(ID))

@@ -23,7 +23,7 @@
  *           compressor: 0/3 compress_default, 1 compress_fast, 2 compress_hc
  *   u8      dictionary size class (as decode_differential)
  *   u32     dictionary size within the class
- *   u64     dictionary content seed
+ *   u64     dictionary content seed (fz_fill_dict: a window of one stream)
  *   u8+u32  capacity: fp_size_near(exact decoded size, 16 MiB)
  *   u8+u32  partial target: fp_size_near(exact decoded size, 16 MiB)
  *   i32     acceleration / HC level
@@ -116,7 +116,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const struct lz4_subject *sa = lz4gate_subject(), *sb = lz4gate_subject_b();
     fuzz_params fp;
-    uint8_t flags, *block, *dict;
+    uint8_t flags, *block;
+    const uint8_t *dict;
     size_t dict_len, exact, cap, target;
     uint64_t seed;
     int32_t param;
@@ -130,8 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (fp.payload_len > (1u << 24))
         return 0;
     block = fz_dup(fp.payload, fp.payload_len);
-    dict = fz_alloc(dict_len);
-    fz_fill_prng(dict, dict_len, seed, 0);
+    dict = fz_dict(dict_len, seed);
     exact = fz_ref_decode(4, block, fp.payload_len, FZ_BIG_CAP, NULL, 0,
                           REF_PROFILE_COMPATIBLE, 0, 0, 0).r.written;
     cap = fp_size_near(&fp, exact, FZ_MAX_CAP);
@@ -175,7 +175,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cross(sa, sb, which, level, block, fp.payload_len);
         cross(sb, sa, which, level, block, fp.payload_len);
     }
-    free(dict);
     free(block);
     return 0;
 }

@@ -230,7 +230,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     case 2:
         buf = fz_alloc(len);
-        fz_fill_prng(buf, len, (uint64_t)pv, 4);
+        fz_fill_prng_cached(buf, len, (uint64_t)pv, 4);
         j.n = len;
         break;
     default:

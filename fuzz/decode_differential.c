@@ -11,7 +11,7 @@
  *   u8      dictionary size class: 0 none, 1 any of 0..65536+1024, 2 exactly
  *           64 KiB, 3 small (0..255)
  *   u32     dictionary size within the class
- *   u64     dictionary content seed
+ *   u64     dictionary content seed (fz_fill_dict: a window of one stream)
  *   u8+u32  capacity, fp_size_near(exact decoded size, 16 MiB)
  *   u8+u32  partial-decode target, fp_size_near(exact decoded size, 16 MiB)
  * "Exact decoded size" is what ref's compatible decode produces with no
@@ -28,7 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const struct lz4_subject *s = lz4gate_subject();
     fuzz_params fp;
-    uint8_t flags, *block, *dict;
+    uint8_t flags, *block;
+    const uint8_t *dict;
     size_t cap, target, dict_len, exact, exact_dict, base;
     uint64_t seed;
     fz_call c;
@@ -41,8 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (fp.payload_len > INT_MAX)
         return 0;
     block = fz_dup(fp.payload, fp.payload_len);
-    dict = fz_alloc(dict_len);
-    fz_fill_prng(dict, dict_len, seed, 0);
+    dict = fz_dict(dict_len, seed);
 
     exact = fz_ref_decode(4, block, fp.payload_len, FZ_BIG_CAP, NULL, 0,
                           REF_PROFILE_COMPATIBLE, 0, 0, 0).r.written;
@@ -78,7 +78,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         r = fz_check_call(&c);
         fz_result_free(&r);
     }
-    free(dict);
     free(block);
     return 0;
 }

@@ -10,7 +10,8 @@
  *       * a row of ref's profile table (ref_profile_rule_for): ref strict
  *         rejects with that row's status, and the subject's output equals
  *         ref's COMPATIBLE output, or the subject rejects too;
- *       * for partial decoding only, two conventions of the API
+ *       * a row of ref's latitude table (ref/profile.c, fz_latitude): for
+ *         partial decoding only, two conventions of the API
  *         (lz4.h / linux/lz4.h, LZ4_decompress_safe_partial: "@return can
  *         be < targetOutputSize, if compressed block contains less data";
  *         decoders stop "as soon as" the target is reached), allowed only
@@ -132,6 +133,17 @@ static inline void fz_finding(const char *cls, const char *entry, const char *fm
     abort();
 }
 
+/* The name of a row of ref's latitude table (ref/profile.c): every
+ * disagreement the targets accept names one, and a missing row stops the
+ * target instead of silently widening what is accepted. */
+static inline const char *fz_latitude(const char *name)
+{
+    const ref_latitude *row = ref_latitude_named(name);
+    if (!row)
+        fz_fail("ref/profile.c has no latitude %s", name);
+    return row->name;
+}
+
 /* Entry points listed in LZ4GATE_FUZZ_SKIP (comma-separated, e.g.
  * "decompress_fast") are not called: a way to keep fuzzing the rest of a
  * subject while one entry point has an open finding. */
@@ -148,6 +160,23 @@ static inline int fz_skip(const char *entry)
 }
 
 /* ---- memory ---------------------------------------------------------- */
+
+/* The oracle's own helpers (buffers, filling, checksumming) are not
+ * instrumented for coverage: their branches depend on earlier inputs
+ * (caches, buffers that grow), which would make coverage depend on the
+ * order of the inputs (libFuzzer's merge assumes it does not), and under
+ * -fsanitize=fuzzer every comparison of every iteration of their loops
+ * would call the comparison tracer (a 64 KiB dictionary fill was 70% of
+ * decode_differential's time). noinline: an inlined copy would be
+ * instrumented as part of its caller. */
+#if defined(__clang__) && defined(__has_attribute)
+#if __has_attribute(no_sanitize)
+#define FZ_NO_COVERAGE __attribute__((noinline, no_sanitize("coverage")))
+#endif
+#endif
+#ifndef FZ_NO_COVERAGE
+#define FZ_NO_COVERAGE
+#endif
 
 /* Exactly `size` bytes (ASan bounds them exactly); never NULL. */
 static inline void *fz_alloc(size_t size)
@@ -171,7 +200,7 @@ static inline uint8_t *fz_dup(const uint8_t *p, size_t n)
 /* Reusable scratch for the oracle's own buffers (trusted code, so exact
  * bounds do not matter); grows, never shrinks. */
 enum { FZ_SCRATCH_SLOTS = 12 };
-static inline uint8_t *fz_scratch(int slot, size_t size)
+static FZ_NO_COVERAGE __attribute__((unused)) uint8_t *fz_scratch(int slot, size_t size)
 {
     static uint8_t *buf[FZ_SCRATCH_SLOTS];
     static size_t len[FZ_SCRATCH_SLOTS];
@@ -187,7 +216,7 @@ static inline uint8_t *fz_scratch(int slot, size_t size)
 
 /* Read every returned byte (MSan reports uninitialised ones here). */
 static volatile uint32_t fz_sink;
-static inline void fz_consume(const uint8_t *p, size_t n)
+static FZ_NO_COVERAGE __attribute__((unused)) void fz_consume(const uint8_t *p, size_t n)
 {
     uint32_t h = 2166136261u;
     size_t i;
@@ -196,17 +225,81 @@ static inline void fz_consume(const uint8_t *p, size_t n)
     fz_sink ^= h;
 }
 
-/* Deterministic filler (dictionaries, synthetic data): splitmix64. */
-static inline void fz_fill_prng(uint8_t *p, size_t n, uint64_t seed, unsigned alphabet)
+/* Deterministic filler (dictionaries, synthetic data): splitmix64, one
+ * round per byte. Counter-based: byte i depends only on seed + (i+1) *
+ * FZ_GAMMA, so any stretch of a stream can be filled on its own. */
+#define FZ_GAMMA 0x9E3779B97F4A7C15ull
+static FZ_NO_COVERAGE __attribute__((unused)) void fz_fill_prng(uint8_t *p, size_t n,
+                                                                 uint64_t seed, unsigned alphabet)
 {
     size_t i;
     for (i = 0; i < n; i++) {
-        uint64_t z = (seed += 0x9E3779B97F4A7C15ull);
+        uint64_t z = (seed += FZ_GAMMA);
         z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
         z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
         z ^= z >> 31;
         p[i] = (uint8_t)(alphabet ? 'a' + z % alphabet : z);
     }
+}
+
+/* Dictionaries: a window of one fixed pseudo-random stream, chosen by the
+ * seed (every seed byte moves it). One memcpy: filling a 64 KiB dictionary
+ * with fz_fill_prng per input took ~100 us, several times what the rest of
+ * a decode_differential run costs. */
+#define FZ_DICT_WINDOWS (1u << 20)
+#define FZ_DICT_MAX_LEN (1u << 17)
+static FZ_NO_COVERAGE __attribute__((unused)) void fz_fill_dict(uint8_t *p, size_t n,
+                                                                 uint64_t seed)
+{
+    static uint8_t *stream;
+    uint64_t w = seed ^ (seed >> 20) ^ (seed >> 40) ^ (seed >> 60);
+    if (n > FZ_DICT_MAX_LEN) {
+        fz_fill_prng(p, n, seed, 0);
+        return;
+    }
+    if (!stream) {
+        stream = fz_alloc(FZ_DICT_WINDOWS + FZ_DICT_MAX_LEN);
+        fz_fill_prng(stream, FZ_DICT_WINDOWS + FZ_DICT_MAX_LEN, 0x6C7A34676174ull, 0);
+    }
+    if (n)
+        memcpy(p, stream + (size_t)(w % FZ_DICT_WINDOWS), n);
+}
+
+/* fz_fill_prng through a cache of the last stream: successive fuzz inputs
+ * mostly keep their header (the fuzzer mutates the payload), so a 64 KiB
+ * dictionary becomes one memcpy instead of 64 Ki rounds. Same bytes as
+ * fz_fill_prng. */
+#define FZ_PRNG_CACHE_MAX (1u << 20)
+static FZ_NO_COVERAGE __attribute__((unused)) void fz_fill_prng_cached(uint8_t *p, size_t n,
+                                                                        uint64_t seed,
+                                                                        unsigned alphabet)
+{
+    static uint8_t *cache;
+    static size_t have;
+    static uint64_t cache_seed;
+    static unsigned cache_alphabet;
+    if (n > FZ_PRNG_CACHE_MAX) {
+        fz_fill_prng(p, n, seed, alphabet);
+        return;
+    }
+    if (!cache) {
+        cache = malloc(FZ_PRNG_CACHE_MAX);
+        if (!cache) {
+            fz_fill_prng(p, n, seed, alphabet);
+            return;
+        }
+    }
+    if (seed != cache_seed || alphabet != cache_alphabet) {
+        have = 0;
+        cache_seed = seed;
+        cache_alphabet = alphabet;
+    }
+    if (n > have) {
+        fz_fill_prng(cache + have, n - have, seed + (uint64_t)have * FZ_GAMMA, alphabet);
+        have = n;
+    }
+    if (n)
+        memcpy(p, cache, n);
 }
 
 static inline size_t fz_min(size_t a, size_t b) { return a < b ? a : b; }
@@ -308,7 +401,7 @@ static inline const char *fz_judge(const fz_expect *e, int r, const uint8_t *out
             return NULL;
         if (e->partial && !e->whole_valid && (size_t)r <= s->written &&
             (r == 0 || memcmp(out, e->strict.out, (size_t)r) == 0)) {
-            *rule = "PARTIAL_EARLY_END";
+            *rule = fz_latitude("PARTIAL_EARLY_END");
             return NULL;
         }
         if ((size_t)r != s->written)
@@ -324,11 +417,11 @@ static inline const char *fz_judge(const fz_expect *e, int r, const uint8_t *out
         return NULL;
     if (r < 0) {
         if (e->empty_token && s->written == 0) {
-            *rule = "EMPTY_BUFFER_ZERO_TOKEN";
+            *rule = fz_latitude("EMPTY_BUFFER_ZERO_TOKEN");
             return NULL;
         }
         if (e->partial && !e->whole_valid) {
-            *rule = "PARTIAL_LOOKAHEAD_REJECT";
+            *rule = fz_latitude("PARTIAL_LOOKAHEAD_REJECT");
             return NULL;
         }
         snprintf(why, why_len, "returned %d (error), ref strict decodes %zu bytes", r,
@@ -342,7 +435,7 @@ static inline const char *fz_judge(const fz_expect *e, int r, const uint8_t *out
     }
     if (e->partial && (size_t)r <= e->limit && (size_t)r <= e->lenient_len &&
         (r == 0 || memcmp(out, e->lenient, (size_t)r) == 0)) {
-        *rule = "PARTIAL_EARLY_END";
+        *rule = fz_latitude("PARTIAL_EARLY_END");
         return NULL;
     }
     if (row) {
@@ -387,7 +480,7 @@ typedef struct fz_call {
 
 typedef struct fz_result {
     int r;
-    uint8_t *out;           /* copy of the returned bytes (r > 0), fz_alloc'd */
+    const uint8_t *out;     /* the returned bytes (r > 0), in an area (fz_run) */
 } fz_result;
 
 static inline int fz_has(const struct lz4_subject *s, enum fz_decoder kind)
@@ -399,46 +492,108 @@ static inline int fz_has(const struct lz4_subject *s, enum fz_decoder kind)
     }
 }
 
-/* Destinations up to this size are malloc'd per call; larger ones are the
- * tail of one persistent buffer, so that they still end exactly at the end
- * of an allocation (ASan sees a write past the capacity) without paying for
- * a fresh 16 MiB mapping, and its shadow, on every call. A canary before
- * such a destination catches writes before it. */
-#define FZ_EXACT_ALLOC_MAX (1u << 20)
-#define FZ_CANARY 64
-static inline uint8_t *fz_tail_alloc(size_t size)
+/* Destinations live at the end of one of FZ_AREAS persistent allocations,
+ * used in turn: a destination ends exactly where its allocation ends (ASan
+ * reports a write or read past the capacity as a heap-buffer-overflow), and
+ * under ASan the FZ_GUARD bytes before it are poisoned for the call (an
+ * access before dst is reported as use-after-poison; ASan poisons whole
+ * 8-byte granules, so up to 7 bytes just before an unaligned dst stay
+ * addressable: the canary catches writes there). A canary before the
+ * buffer catches writes before it in builds without ASan.
+ * Allocating a fresh exact buffer per call was most of decode_differential's
+ * time: ASan's quarantine makes every such allocation new pages (mmap, page
+ * faults, the 0xbe malloc fill). A result's bytes stay valid until
+ * FZ_AREAS - 1 further runs: fz_run_twice uses two areas, base_vs_candidate
+ * four in a row. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FZ_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(FZ_ASAN)
+#define FZ_ASAN 1
+#endif
+#ifdef FZ_ASAN
+#include <sanitizer/asan_interface.h>
+#define FZ_POISON(p, n) __asan_poison_memory_region((p), (n))
+#define FZ_UNPOISON(p, n) __asan_unpoison_memory_region((p), (n))
+#else
+#define FZ_POISON(p, n) ((void)(p), (void)(n))
+#define FZ_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+#if defined(FZ_MSAN)
+#include <sanitizer/msan_interface.h>
+#endif
+
+enum { FZ_AREAS = 4, FZ_GUARD = 4096, FZ_CANARY = 64 };
+#define FZ_AREA_SIZE (FZ_GUARD + 2u * REF_MAX_DICT + FZ_BIG_CAP)
+
+/* The last `size` bytes of the next area, and the area's start. */
+static FZ_NO_COVERAGE __attribute__((unused)) uint8_t *fz_area_tail(size_t size,
+                                                                     uint8_t **area_start)
 {
-    static uint8_t *big;
-    if (!big)
-        big = fz_alloc(FZ_CANARY + 2u * REF_MAX_DICT + FZ_BIG_CAP);
-    return big + FZ_CANARY + 2u * REF_MAX_DICT + FZ_BIG_CAP - size;
+    static uint8_t *area[FZ_AREAS];
+    static unsigned next;
+    unsigned k = next++ % FZ_AREAS;
+    if (!area[k])
+        area[k] = fz_alloc(FZ_AREA_SIZE);
+    *area_start = area[k];
+    return area[k] + FZ_AREA_SIZE - size;
+}
+
+/* The input's dictionary, fz_fill_dict(seed): the last n bytes of a
+ * persistent allocation, the FZ_GUARD bytes before it poisoned until the
+ * next call (the same detection as an exact allocation, without a fresh
+ * 64 KiB allocation per input). Valid until the next call. */
+static FZ_NO_COVERAGE __attribute__((unused)) const uint8_t *fz_dict(size_t n, uint64_t seed)
+{
+    static uint8_t *area;
+    static uint8_t *guard;
+    static size_t guard_len;
+    enum { DICT_AREA = FZ_GUARD + FZ_DICT_MAX_LEN };
+    uint8_t *d;
+    if (n > FZ_DICT_MAX_LEN)
+        fz_fail("dictionary of %zu bytes: more than %u", n, (unsigned)FZ_DICT_MAX_LEN);
+    if (!area)
+        area = fz_alloc(DICT_AREA);
+    if (guard_len)
+        FZ_UNPOISON(guard, guard_len);
+    d = area + DICT_AREA - n;
+    fz_fill_dict(d, n, seed);
+    guard_len = fz_min(FZ_GUARD, (size_t)(d - area));
+    guard = d - guard_len;
+    FZ_POISON(guard, guard_len);
+    return d;
 }
 
 /* One call into a destination of exactly cap bytes whose first fill_len
  * bytes hold `fill` (the rest is whatever the memory held). With a prefix
- * dictionary the buffer is [dict][dst] in one allocation and the prefix
- * must come back unchanged. */
-static inline fz_result fz_run(const fz_call *c, int fill, size_t fill_len)
+ * dictionary the buffer is [dict][dst] and the prefix must come back
+ * unchanged. */
+static FZ_NO_COVERAGE __attribute__((unused)) fz_result fz_run(const fz_call *c, int fill, size_t fill_len)
 {
     fz_result res;
-    uint8_t *buf, *dst;
-    size_t pre = c->kind == FZ_DICT_PREFIX ? c->dict_len : 0;
+    uint8_t *buf, *dst, *start, *guard;
+    size_t pre = c->kind == FZ_DICT_PREFIX ? c->dict_len : 0, guard_len;
     int n = (int)c->n, cap = (int)c->cap;
-    int tail = pre + c->cap > FZ_EXACT_ALLOC_MAX;
+    int i;
 
-    if (tail) {
-        buf = fz_tail_alloc(pre + c->cap);
-        memset(buf - FZ_CANARY, 0xA5, FZ_CANARY);
-    } else {
-        buf = fz_alloc(pre + c->cap);
-    }
+    if (pre + c->cap > FZ_AREA_SIZE - FZ_GUARD)
+        fz_fail("a call of %zu + %zu bytes does not fit an area", pre, c->cap);
+    buf = fz_area_tail(pre + c->cap, &start);
+    guard_len = fz_min(FZ_GUARD, (size_t)(buf - start));
+    guard = buf - guard_len;
+    memset(buf - FZ_CANARY, 0xA5, FZ_CANARY);
     if (pre)
         memcpy(buf, c->dict, pre);
     dst = buf + pre;
 #if defined(FZ_MSAN)
-    if (fill != 0)      /* MSan: the 0x00 run sees a fresh, uninitialised buffer */
+    if (fill == 0)      /* MSan: the 0x00 run sees an uninitialised buffer */
+        __msan_poison(dst, c->cap);
+    else
 #endif
         memset(dst, fill, fz_min(fill_len, c->cap));
+    FZ_POISON(guard, guard_len);
     switch (c->kind) {
     case FZ_SAFE:
         res.r = c->s->decompress_safe((const char *)c->src, (char *)dst, n, cap);
@@ -456,20 +611,18 @@ static inline fz_result fz_run(const fz_call *c, int fill, size_t fill_len)
                                                  (const char *)buf, (int)pre);
         break;
     }
+    FZ_UNPOISON(guard, guard_len);
     if (pre && memcmp(buf, c->dict, pre) != 0)
         fz_finding("wrote_before_dst", fz_decoder_names[c->kind],
                    "%s modified the prefix dictionary before dst (block %zu bytes, "
                    "capacity %zu, prefix %zu)", c->s->name, c->n, c->cap, pre);
-    if (tail) {
-        int i;
-        for (i = 0; i < FZ_CANARY; i++)
-            if (buf[i - FZ_CANARY] != 0xA5) {
-                fz_finding("wrote_before_dst", fz_decoder_names[c->kind],
-                           "%s wrote before the destination buffer (block %zu bytes, "
-                           "capacity %zu)", c->s->name, c->n, c->cap);
-                break;
-            }
-    }
+    for (i = 0; i < FZ_CANARY; i++)
+        if (buf[i - FZ_CANARY] != 0xA5) {
+            fz_finding("wrote_before_dst", fz_decoder_names[c->kind],
+                       "%s wrote before the destination buffer (block %zu bytes, "
+                       "capacity %zu)", c->s->name, c->n, c->cap);
+            break;
+        }
     if (res.r > cap) {
         fz_finding("return_above_capacity", fz_decoder_names[c->kind],
                    "%s returned %d, more than the capacity %d", c->s->name, res.r, cap);
@@ -483,16 +636,14 @@ static inline fz_result fz_run(const fz_call *c, int fill, size_t fill_len)
     res.out = NULL;
     if (res.r > 0) {
         fz_consume(dst, (size_t)res.r);
-        res.out = fz_dup(dst, (size_t)res.r);
+        res.out = dst;
     }
-    if (!tail)
-        free(buf);
     return res;
 }
 
+/* Results point into an area: nothing to free (kept for the callers). */
 static inline void fz_result_free(fz_result *r)
 {
-    free(r->out);
     r->out = NULL;
 }
 

@@ -18,6 +18,7 @@
 #define FUZZ_TARGET_NAME "make_seeds"
 #include "fuzz_oracle.h"
 #include "fuzz_params.h"
+#include "lz4frame_ref.h"
 
 static const char *outdir;
 static int seq;
@@ -169,8 +170,8 @@ static void decode_seeds(int bvc)
                 block_seed(bvc, block, gr.block_len, 0, 0, 0, i & 1 ? -1 : 0, 0, "gen");
         }
     }
-    /* a block that needs its dictionary: prng(seed) as the target draws it */
-    fz_fill_prng(dict, 2000, 77, 0);
+    /* a block that needs its dictionary: fz_fill_dict(seed), as the target draws it */
+    fz_fill_dict(dict, 2000, 77);
     {
         uint8_t data[1500];
         memcpy(data, dict + 500, 600);
@@ -279,11 +280,155 @@ static void r2s_seeds(void)
     }
 }
 
+/* ---- frames ---------------------------------------------------------------- */
+
+/* A frame (or legacy frame) of sample s with prefs p; returns its size. */
+static size_t encode_frame(const ref_frame_prefs *p, const sample *s, size_t n, uint8_t **out)
+{
+    size_t cap = p ? ref_frame_bound(n, p) : ref_legacy_bound(n), len;
+    *out = malloc(cap ? cap : 1);
+    if (!*out)
+        exit(2);
+    len = p ? ref_frame_encode(p, s->data, n, *out, cap)
+            : ref_legacy_encode(s->data, n, *out, cap, 1);
+    if (!len) {
+        fprintf(stderr, "make_seeds: frame encoder failed\n");
+        exit(2);
+    }
+    return len;
+}
+
+/* frame_decode: [flags][in chunk][out room][dict len][dict seed][stream] */
+static void frame_decode_seed(uint8_t flags, uint32_t in_chunk, uint32_t room, size_t dict_len,
+                              uint64_t dict_seed, const uint8_t *stream, size_t n,
+                              const char *what)
+{
+    uint8_t hdr[22];
+    fuzz_header_writer w = { hdr, sizeof hdr, 0 };
+    fp_put_u8(&w, flags);
+    fp_put_u32(&w, in_chunk);
+    fp_put_u32(&w, room);
+    fp_put_u8(&w, dict_len ? 1 : 0);
+    fp_put_u32(&w, (uint32_t)dict_len);
+    fp_put_u64(&w, dict_seed);
+    save(hdr, w.len, stream, n, what);
+}
+
+static void frame_decode_seeds(void)
+{
+    static const uint8_t skippable[] = { 0x50, 0x2A, 0x4D, 0x18, 3, 0, 0, 0, 's', 'k', 'p' };
+    ref_frame_prefs p;
+    uint8_t *f, *g, dict[2000], *both;
+    size_t i, lf, lg;
+    for (i = 0; i < nsamples; i++) {
+        size_t n = samples[i].n < 20000 ? samples[i].n : 20000;
+        ref_frame_prefs_default(&p);
+        p.block_max = 4;
+        p.linked_blocks = (int)(i & 1);
+        p.block_checksum = (int)(i % 3 == 0);
+        p.content_size = (int)(i % 2 == 0);
+        p.uncompressed = (int)(i == 5);
+        lf = encode_frame(&p, &samples[i], n, &f);
+        frame_decode_seed(0, 0, 0, 0, 0, f, lf, samples[i].name);
+        frame_decode_seed(0, (uint32_t)(1 + i * 3), (uint32_t)(7 + i * 100), 0, 0, f, lf,
+                          "chunked");
+        free(f);
+    }
+    /* skippable + two frames */
+    ref_frame_prefs_default(&p);
+    p.block_max = 5;
+    lf = encode_frame(&p, &samples[0], 3000, &f);
+    lg = encode_frame(&p, &samples[1], 2000, &g);
+    both = malloc(sizeof skippable + lf + lg);
+    memcpy(both, skippable, sizeof skippable);
+    memcpy(both + sizeof skippable, f, lf);
+    memcpy(both + sizeof skippable + lf, g, lg);
+    frame_decode_seed(0, 0, 0, 0, 0, both, sizeof skippable + lf + lg, "concat");
+    free(both);
+    free(f);
+    free(g);
+    /* a frame on a dictionary, with its Dict-ID (the target's fz_dict) */
+    fz_fill_dict(dict, sizeof dict, 77);
+    ref_frame_prefs_default(&p);
+    p.block_max = 4;
+    p.linked_blocks = 1;
+    p.dict = dict;
+    p.dict_len = sizeof dict;
+    p.dict_id_present = 1;
+    p.dict_id = 77;
+    p.content_size = 1;
+    lf = encode_frame(&p, &samples[0], 5000, &f);
+    frame_decode_seed(1, 5, 11, sizeof dict, 77, f, lf, "dict");
+    free(f);
+}
+
+/* frame_roundtrip: [flags][block id][bits][level][capacity][piece][room]
+ * [dict len][dict seed][data] */
+static void frame_rt_seed(uint8_t flags, uint8_t block_id, uint8_t bits, int32_t level,
+                          uint32_t piece, uint32_t room, size_t dict_len, const sample *s,
+                          size_t n, const char *what)
+{
+    uint8_t hdr[32];
+    fuzz_header_writer w = { hdr, sizeof hdr, 0 };
+    fp_put_u8(&w, flags);
+    fp_put_u8(&w, block_id);
+    fp_put_u8(&w, bits);
+    fp_put_u32(&w, (uint32_t)level);
+    fp_put_size_near(&w, 0);
+    fp_put_u32(&w, piece);
+    fp_put_u32(&w, room);
+    fp_put_u8(&w, dict_len ? 1 : 0);
+    fp_put_u32(&w, (uint32_t)dict_len);
+    fp_put_u64(&w, 77);
+    save(hdr, w.len, s->data, n < s->n ? n : s->n, what);
+}
+
+static void frame_roundtrip_seeds(void)
+{
+    size_t i;
+    for (i = 0; i < nsamples; i++) {
+        size_t n = 30000;
+        /* subject -> ref, one-shot and streamed; ref -> subject */
+        frame_rt_seed(1, 4, (uint8_t)i, 0, 0, 0, 0, &samples[i], n, "oneshot");
+        frame_rt_seed(3, (uint8_t)(4 + i % 4), (uint8_t)(i * 5), (int32_t)(i * 2) - 3,
+                      (uint32_t)(1000 + i * 777), 0, 0, &samples[i], n, "stream");
+        frame_rt_seed(0, (uint8_t)(i % 4), (uint8_t)(i * 3), 1, (uint32_t)(3 + i),
+                      (uint32_t)(100 + i), 0, &samples[i], n, "refenc");
+    }
+    frame_rt_seed(3, 4, 0, 9, 4000, 0, 2000, &samples[0], 20000, "stream-dict");
+    frame_rt_seed(8, 4, 0, 1, 0, 0, 2000, &samples[0], 20000, "refenc-dictid");
+}
+
+/* legacy_decode: [flags][reserved x7][stream] */
+static void legacy_seeds(void)
+{
+    uint8_t hdr[8] = { 0 }, *f, *g, *both;
+    size_t i, lf, lg;
+    for (i = 0; i < nsamples; i++) {
+        lf = encode_frame(NULL, &samples[i], samples[i].n < 20000 ? samples[i].n : 20000, &f);
+        save(hdr, sizeof hdr, f, lf, samples[i].name);
+        free(f);
+    }
+    /* two members with zero padding between them (KLZ4-UNLZ4-PAD) */
+    lf = encode_frame(NULL, &samples[0], 3000, &f);
+    lg = encode_frame(NULL, &samples[2], 3000, &g);
+    both = calloc(1, lf + 4 + lg);
+    memcpy(both, f, lf);
+    memcpy(both + lf + 4, g, lg);
+    save(hdr, sizeof hdr, both, lf + 4 + lg, "padded");
+    memcpy(both + lf, g, lg);
+    save(hdr, sizeof hdr, both, lf + lg, "two-members");
+    free(both);
+    free(f);
+    free(g);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
         fprintf(stderr, "usage: make_seeds decode_differential|compress_roundtrip|"
-                "ref_to_subject|base_vs_candidate DIR\n");
+                "ref_to_subject|base_vs_candidate|frame_decode|frame_roundtrip|legacy_decode "
+                "DIR\n");
         return 2;
     }
     outdir = argv[2];
@@ -296,6 +441,12 @@ int main(int argc, char **argv)
         compress_seeds();
     else if (strcmp(argv[1], "ref_to_subject") == 0)
         r2s_seeds();
+    else if (strcmp(argv[1], "frame_decode") == 0)
+        frame_decode_seeds();
+    else if (strcmp(argv[1], "frame_roundtrip") == 0)
+        frame_roundtrip_seeds();
+    else if (strcmp(argv[1], "legacy_decode") == 0)
+        legacy_seeds();
     else {
         fprintf(stderr, "make_seeds: unknown target '%s'\n", argv[1]);
         return 2;

@@ -149,7 +149,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         case 2:
             src_data = fz_alloc(len);
-            fz_fill_prng(src_data, len, (uint64_t)(uint32_t)accel, 4);
+            fz_fill_prng_cached(src_data, len, (uint64_t)(uint32_t)accel, 4);
             n = len;
             break;
         default:

@@ -149,9 +149,11 @@ static int r_compress_using_dict(const char *dict, int dict_size, const char *s,
     return encode(dict, dict_size, s, d, n, cap, accel, REF_ENCODE_LIMITED, NULL);
 }
 
+void ref_adapter_frame_fill(struct lz4_subject *s);   /* adapter_ref_frame.c */
+
 const struct lz4_subject *SUBJECT_ENTRY(void)
 {
-    static const struct lz4_subject s = {
+    static struct lz4_subject s = {
         .name = "ref",
         .version = "lz4gate reference codec",
         .generation = GEN_REF,
@@ -168,5 +170,7 @@ const struct lz4_subject *SUBJECT_ENTRY(void)
         .compress_dest_size = r_compress_dest_size,
         .compress_using_dict = r_compress_using_dict,
     };
+    if (!s.frame_decompress)
+        ref_adapter_frame_fill(&s);
     return &s;
 }

@@ -151,6 +151,13 @@ static long long f_update(void *p, unsigned char *dst, size_t cap, const unsigne
     return result(LZ4F_compressUpdate(((struct frame_cctx *)p)->cctx, dst, cap, src, n, NULL));
 }
 
+static size_t f_update_bound(size_t n, const struct subject_frame_prefs *p)
+{
+    LZ4F_preferences_t prefs;
+    to_lz4f(p, &prefs);
+    return LZ4F_compressBound(n, &prefs);
+}
+
 static long long f_end(void *p, unsigned char *dst, size_t cap)
 {
     return result(LZ4F_compressEnd(((struct frame_cctx *)p)->cctx, dst, cap, NULL));
@@ -181,6 +188,7 @@ void upstream_frame_fill(struct lz4_subject *s)
     s->frame_cctx_free = f_cctx_free;
     s->frame_compress_begin = f_begin;
     s->frame_compress_update = f_update;
+    s->frame_compress_update_bound = f_update_bound;
     FILL(frame_compress_end, f_end, CAP_FRAME_COMPRESS_STREAM);
 #if defined(HAVE_LZ4F_COMPRESSBEGIN_USINGCDICT)
     s->caps |= CAP_FRAME_COMPRESS_CDICT;

@@ -605,7 +605,7 @@ static int chk_using_dict(const void *arg, char *msg, unsigned cap)
 
 /* ---- the table -------------------------------------------------------- */
 
-#define MAX_CHECKS 128
+#define MAX_CHECKS 160
 static check checks[MAX_CHECKS];
 static int nchecks;
 
@@ -668,6 +668,7 @@ static void build_table(void)
     add("decompress_fast.short_tail_at_input_end", CAP_DECOMPRESS_FAST, chk_fast_short_tail, 0, 0);
     add("decompress_safe_using_dict.match_into_dictionary", CAP_DECOMPRESS_USING_DICT, chk_using_dict, 0, 0);
     contracts_add_old_api(S, add);
+    contracts_add_frame(S, add);
 }
 
 /* ---- main ---------------------------------------------------------------- */

@@ -21,5 +21,7 @@ typedef void (*contract_add_fn)(const char *id, unsigned caps, check_fn fn, int 
 
 /* The old kernel API (3.11-4.10, history.md §7.1). */
 void contracts_add_old_api(const struct lz4_subject *subject, contract_add_fn add);
+/* The LZ4 frame API (lz4frame.h), against ref's frame codec. */
+void contracts_add_frame(const struct lz4_subject *subject, contract_add_fn add);
 
 #endif

@@ -24,8 +24,8 @@ import records   # noqa: E402
 import subjects  # noqa: E402
 
 DEFAULT_CONFIGS = ["asan64", "asan32", "O0", "O2"]
-RUNNER_SOURCES = ["contracts.c", "contracts_old_api.c", "isolate.c", "guard.c",
-                  "subject_names.c", "jsonl.c", "testdata.c"]
+RUNNER_SOURCES = ["contracts.c", "contracts_old_api.c", "contracts_frame.c", "frame_driver.c",
+                  "isolate.c", "guard.c", "subject_names.c", "jsonl.c", "testdata.c"]
 # The known-answer vectors (corpus/vectors) run with the contracts.
 VECTOR_SOURCES = ["vectors.c", "isolate.c", "guard.c", "subject_names.c", "jsonl.c",
                   "sha256.c"]

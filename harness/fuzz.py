@@ -4,7 +4,9 @@
 Run `harness/fuzz.py --help` for the manual.
 """
 import argparse
+import copy
 import glob
+import hashlib
 import json
 import os
 import re
@@ -12,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 HARNESS = os.path.dirname(os.path.abspath(__file__))
@@ -23,7 +26,11 @@ TOP = subjects.TOP
 FUZZ = os.path.join(TOP, "fuzz")
 CORPUS = os.path.join(TOP, "corpus")
 OUT = os.path.join(TOP, "build", "fuzz")
-TARGETS = ("decode_differential", "compress_roundtrip", "ref_to_subject", "base_vs_candidate")
+TARGETS = ("decode_differential", "compress_roundtrip", "ref_to_subject", "base_vs_candidate",
+           "frame_decode", "frame_roundtrip", "legacy_decode")
+# Harness sources a target links besides its own file and ref/.
+TARGET_SOURCES = {t: ["frame_driver.c", "guard.c"]
+                  for t in ("frame_decode", "frame_roundtrip", "legacy_decode")}
 PAIR_TARGET = "base_vs_candidate"
 ENGINES = ("libfuzzer", "afl", "replay")
 AFL_DRIVER = "/usr/lib/afl/libAFLDriver.a"
@@ -33,7 +40,8 @@ EXIT_OK, EXIT_FOUND, EXIT_BAD_INPUT = 0, 1, 2
 
 HELP = """\
 NAME
-    fuzz.py - build, run and replay lz4gate's fuzz targets
+    fuzz.py - build, run and replay lz4gate's fuzz targets; minimise their
+    corpora; turn a crash into a regression-case skeleton
 
 SYNOPSIS
     harness/fuzz.py build  --target T --subject SPEC [--subject-b SPEC]
@@ -44,6 +52,12 @@ SYNOPSIS
     harness/fuzz.py replay --target T --subject SPEC [--subject-b SPEC] [--bits 32|64]
                            [--config CONFIG] [--ignore ID]... [--skip ENTRY]... [PATH...]
     harness/fuzz.py corpus --target T|all
+    harness/fuzz.py corpus-min --target T|all [--engine libfuzzer|afl] [--subject SPEC]
+                           [--subject-b SPEC] [--dir DIR] [--dry-run]
+    harness/fuzz.py triage CRASH_FILE --target T --subject SPEC [--subject-b SPEC]
+                           [--id ID] [--out-dir DIR] [--force] [--bits 32|64]
+                           [--minimize-time S] [--minimize-runs N] [--no-minimize]
+                           [--ignore ID]... [--skip ENTRY]... [--known]
     harness/fuzz.py list
 
 DESCRIPTION
@@ -84,6 +98,46 @@ DESCRIPTION
             PATHs given): every input must pass.
     corpus  regenerates corpus/<T>/ with fuzz/make_seeds.c (ref's encoder
             and generator; deterministic).
+    corpus-min
+            minimises corpus/<T>/ (or --dir DIR) for the target built with
+            --subject (default upstream; base_vs_candidate: kernel ->
+            upstream; the subject's known findings are ignored, as with
+            --known): libFuzzer -merge=1 (ENGINE libfuzzer) or afl-cmin
+            (ENGINE afl) into build/fuzz/corpus-min/<T>/. Prints the file
+            count, bytes and coverage before and after. libFuzzer's merge
+            keeps, of the inputs it is given, a subset that has every
+            coverage feature of the whole set (afl-cmin: every edge tuple);
+            corpus-min checks this again by loading both sets (-runs=0;
+            afl-showmap -C) and replaces the corpus only when the new set
+            covers at least as much, keeping the original file names. The
+            new set is staged next to the corpus and swapped in by two
+            renames; on any error the old corpus stays (an interrupted swap
+            is undone by the next corpus-min). --dry-run only reports. An
+            input that fails on the subject stops it (corpus unchanged).
+            Note: the committed corpora are what fuzz/make_seeds.c writes
+            (a test checks this); minimise a corpus that grew from fuzzing
+            runs, or regenerate with `corpus` afterwards.
+    triage  from a crash to a regression-case skeleton:
+              1. replays CRASH_FILE with the replay build (asan64, asan32
+                 with --bits 32): if it passes, prints "does not reproduce"
+                 and exits 1;
+              2. minimises it with libFuzzer -minimize_crash=1 (each step
+                 -runs=--minimize-runs and -max_total_time=--minimize-time/3,
+                 all of it stopped after --minimize-time seconds, default
+                 30), then keeps the smallest input the replay build still
+                 fails with the same kind: the oracle's CLASS@ENTRY, or the
+                 sanitizer report type, READ/WRITE and API entry (else the
+                 original input);
+              3. writes DIR/ID.json (default DIR regress/cases, default ID
+                 KLZ4-FUZZ-<hash> for a kernel subject, else
+                 ULZ4-FUZZ-<hash>): id, title "TODO", origin, generations,
+                 entry and class (from the failure message), trigger (the
+                 failure message), exercised, one test with the input as
+                 hex and entry "fuzz:<T>" (harness/regress.py runs it through
+                 the target's replay build; expect "pass": it exits 0),
+                 fails_on [the subject with the bug], notes on what to fill
+                 in. The input is also saved in build/fuzz/triage/ID.bin.
+              Never overwrites a case unless --force.
     list    prints the targets, engines and subject configurations.
 
 OPTIONS
@@ -111,6 +165,14 @@ OPTIONS
                      the "fuzz" list of each entry of harness/known_findings.json
                      whose generation is the subject's (for base_vs_candidate:
                      the candidate's)
+    --id ID          triage: the case id (and file name)
+    --out-dir DIR    triage: where the case goes (default regress/cases)
+    --force          triage: overwrite DIR/ID.json
+    --minimize-time S  triage: minimisation budget in seconds (default 30)
+    --minimize-runs N  triage: -runs of each minimisation step (default 200000)
+    --no-minimize    triage: keep the input as it is
+    --dir DIR        corpus-min: the corpus directory (default corpus/<T>)
+    --dry-run        corpus-min: report, do not replace
     -q, --quiet      no progress lines
 
 FILES
@@ -120,15 +182,22 @@ FILES
     build/fuzz/ (binaries, run corpora, crashes).
 
 EXIT STATUS
-    0  success (build, corpus, replay: all inputs pass; run: no crash)
-    1  run: a crash was found; replay: an input failed
-    2  bad input (unknown target, subject, engine; a missing tool; a subject
-       that does not build), with one line on stderr saying what to do
+    0  success (build, corpus, replay: all inputs pass; run: no crash;
+       corpus-min: minimised or already minimal; triage: case written)
+    1  run: a crash was found; replay: an input failed; triage: the input
+       does not reproduce; corpus-min: the corpus was not replaced (less
+       coverage, a failing input, a tool failure)
+    2  bad input (unknown target, subject, engine; a missing file or tool;
+       a subject that does not build; triage: the case file exists), with
+       one line on stderr saying what to do
 
 EXAMPLES
     harness/fuzz.py run --target decode_differential --subject upstream --time 300 --jobs 2
     harness/fuzz.py run --target base_vs_candidate --subject kernel --subject-b kernel:/src/linux
     harness/fuzz.py replay --target ref_to_subject --subject kernel --bits 32
+    harness/fuzz.py corpus-min --target all --engine libfuzzer --dry-run
+    harness/fuzz.py triage build/fuzz/decode_differential/kernel/run-libfuzzer/crashes/crash-1f2e \
+        --target decode_differential --subject kernel --id KLZ4-PARTIAL-NEWBUG
 """
 
 
@@ -213,6 +282,7 @@ def build(args):
     os.makedirs(out_dir, exist_ok=True)
     binary = os.path.join(out_dir, args.target + ("-replay" if args.engine == "replay" else ""))
     srcs = [os.path.join(FUZZ, args.target + ".c")]
+    srcs += [os.path.join(HARNESS, f) for f in TARGET_SOURCES.get(args.target, [])]
     srcs += sorted(glob.glob(os.path.join(TOP, "ref", "*.c")))
     headers = glob.glob(os.path.join(FUZZ, "*.h")) + glob.glob(os.path.join(TOP, "ref", "*.h")) \
         + [os.path.join(HARNESS, "subject.h")]
@@ -566,6 +636,470 @@ def corpus(args):
     return EXIT_OK
 
 
+# ---- corpus minimisation ------------------------------------------------------
+
+INITED_RE = re.compile(r"INITED cov: (\d+) ft: (\d+)")
+SHOWMAP_RE = re.compile(r"Captured (\d+) tuples")
+
+
+def shown(path):
+    """A path as printed: relative to the repository when inside it."""
+    path = os.path.abspath(path)
+    return os.path.relpath(path, TOP) if path.startswith(TOP + os.sep) else path
+
+
+def dir_stats(d):
+    files = [f for f in sorted(os.listdir(d)) if not f.startswith(".") and
+             os.path.isfile(os.path.join(d, f))]
+    return files, sum(os.path.getsize(os.path.join(d, f)) for f in files)
+
+
+def content_hash(path):
+    with open(path, "rb") as f:
+        return hashlib.sha1(f.read()).hexdigest()
+
+
+def minimize_env(args):
+    env = target_env(args)
+    env["ASAN_OPTIONS"] = "detect_leaks=0:allocator_may_return_null=1"
+    return env
+
+
+def libfuzzer_coverage(binary, d, env, work):
+    """(cov, ft) libFuzzer reports after loading every input of d (-runs=0)."""
+    proc = subprocess.run([binary, "-runs=0", "-rss_limit_mb=4096", "-timeout=60", d],
+                          cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          universal_newlines=True, errors="replace", env=env)
+    m = INITED_RE.search(proc.stdout)
+    if proc.returncode != 0 or not m:
+        fail = [l for l in proc.stdout.splitlines() if FAIL_RE.search(l)]
+        raise MinimizeError("loading %s failed%s" % (
+            shown(d), ": " + fail[0].strip() if fail else
+            " (exit status %d)" % proc.returncode))
+    return int(m.group(1)), int(m.group(2))
+
+
+def afl_coverage(binary, d, env, work):
+    """Tuples afl-showmap collects over every input of d."""
+    proc = subprocess.run(["afl-showmap", "-C", "-i", d, "-o", os.path.join(work, "map"),
+                           "-m", "none", "-t", "5000", "--", binary], cwd=work,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          universal_newlines=True, errors="replace", env=env)
+    m = SHOWMAP_RE.search(proc.stdout)
+    if not m:
+        raise MinimizeError("afl-showmap on %s failed: %s" % (
+            shown(d), (proc.stdout.strip().splitlines() or ["no output"])[-1]))
+    return int(m.group(1))
+
+
+class MinimizeError(Exception):
+    pass
+
+
+def swap_in(corpus_dir, keep_names, source_dir):
+    """Replace corpus_dir by the files keep_names of source_dir, atomically
+    as far as the file system allows: the new set is staged next to it, then
+    two renames; any error puts the old directory back."""
+    parent, base = os.path.split(corpus_dir.rstrip("/"))
+    new = os.path.join(parent, "." + base + ".corpus-min-new")
+    old = os.path.join(parent, "." + base + ".corpus-min-old")
+    shutil.rmtree(new, ignore_errors=True)
+    os.makedirs(new)
+    for name in keep_names:
+        shutil.copy2(os.path.join(source_dir, name), os.path.join(new, name))
+    os.rename(corpus_dir, old)
+    try:
+        os.rename(new, corpus_dir)
+    except BaseException:
+        os.rename(old, corpus_dir)
+        shutil.rmtree(new, ignore_errors=True)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def recover_interrupted(corpus_dir):
+    """A corpus-min killed between its two renames left the old corpus
+    aside: put it back; drop a staged new set that was never swapped in."""
+    parent, base = os.path.split(corpus_dir.rstrip("/"))
+    new = os.path.join(parent, "." + base + ".corpus-min-new")
+    old = os.path.join(parent, "." + base + ".corpus-min-old")
+    if os.path.isdir(old) and not os.path.isdir(corpus_dir):
+        os.rename(old, corpus_dir)
+    shutil.rmtree(old, ignore_errors=True)
+    shutil.rmtree(new, ignore_errors=True)
+
+
+def corpus_min_one(args, target):
+    a = copy.copy(args)
+    a.target = target
+    a.subject_b = args.subject_b
+    if not a.subject:
+        a.subject = "kernel" if target == PAIR_TARGET else "upstream"
+    if target == PAIR_TARGET and not a.subject_b:
+        a.subject_b = "upstream"
+    if target != PAIR_TARGET:
+        a.subject_b = None
+    a.known = True
+    d = os.path.abspath(args.dir) if args.dir else os.path.join(CORPUS, target)
+    recover_interrupted(d)
+    if not os.path.isdir(d):
+        raise BadInput("no corpus directory %s" % d)
+    files, size = dir_stats(d)
+    if not files:
+        raise BadInput("%s is empty; nothing to minimise" % d)
+    binary = build(a)
+    work = os.path.join(OUT, "corpus-min", target)
+    shutil.rmtree(work, ignore_errors=True)
+    merged = os.path.join(work, "merged")
+    os.makedirs(merged)
+    env = minimize_env(a)
+    label = "%s on %s [%s]" % (target, describe(a), a.engine)
+    say(args, "corpus-min: %s: %s, %d files, %d bytes" % (label, shown(d),
+                                                           len(files), size))
+    if a.engine == "afl":
+        env.update(AFL_ALLOW_TMP="1", AFL_SKIP_CPUFREQ="1", AFL_NO_AFFINITY="1",
+                   ASAN_OPTIONS="abort_on_error=1:symbolize=0:detect_leaks=0:"
+                                "allocator_may_return_null=1")
+        before = afl_coverage(binary, d, env, work)
+        shutil.rmtree(merged)
+        proc = subprocess.run(["afl-cmin", "-i", d, "-o", merged, "-m", "none", "-t", "5000",
+                               "--", binary], cwd=work, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, universal_newlines=True,
+                              errors="replace", env=env)
+        if proc.returncode != 0 or not os.path.isdir(merged):
+            tail = [l for l in proc.stdout.splitlines() if "[-]" in l or "Error" in l]
+            raise MinimizeError("afl-cmin failed: %s" % (tail[0].strip() if tail else
+                                                         "exit status %d" % proc.returncode))
+        keep, _ = dir_stats(merged)
+        after = afl_coverage(binary, merged, env, work)
+        cov_text = "%d -> %d tuples (afl-showmap -C)" % (before, after)
+        kept_cov = after >= before
+        source = merged
+    else:
+        before = libfuzzer_coverage(binary, d, env, work)
+        proc = subprocess.run([binary, "-merge=1", "-rss_limit_mb=4096", "-timeout=60",
+                               "-merge_control_file=" + os.path.join(work, "merge.ctl"),
+                               merged, d], cwd=work, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, universal_newlines=True,
+                              errors="replace", env=env)
+        if proc.returncode != 0:
+            fail = [l for l in proc.stdout.splitlines() if FAIL_RE.search(l)]
+            raise MinimizeError("libFuzzer -merge=1 failed: %s" % (
+                fail[0].strip() if fail else "exit status %d" % proc.returncode))
+        # The merge names its files by content (SHA-1): keep the original
+        # names (the first of equal files).
+        by_hash = {}
+        for f in files:
+            by_hash.setdefault(content_hash(os.path.join(d, f)), f)
+        keep = sorted(by_hash[content_hash(os.path.join(merged, f))]
+                      for f in dir_stats(merged)[0])
+        check_dir = os.path.join(work, "check")
+        os.makedirs(check_dir)
+        for f in keep:
+            shutil.copy2(os.path.join(d, f), os.path.join(check_dir, f))
+        after = libfuzzer_coverage(binary, check_dir, env, work)
+        cov_text = "cov %d -> %d, features %d -> %d (libFuzzer, loading each set)" % (
+            before[0], after[0], before[1], after[1])
+        kept_cov = after[0] >= before[0] and after[1] >= before[1]
+        source = d
+    new_size = sum(os.path.getsize(os.path.join(source, f)) for f in keep)
+    print("corpus-min: %s: %d files, %d bytes -> %d files, %d bytes; coverage %s" % (
+        label, len(files), size, len(keep), new_size, cov_text))
+    if not kept_cov:
+        print("corpus-min: %s: NOT replaced: the minimised set covers less" % target)
+        return EXIT_FOUND
+    if len(keep) == len(files) and new_size == size:
+        print("corpus-min: %s: already minimal; %s unchanged" % (target, shown(d)))
+        return EXIT_OK
+    if args.dry_run:
+        print("corpus-min: %s: --dry-run: %s unchanged" % (target, shown(d)))
+        return EXIT_OK
+    swap_in(d, keep, source)
+    print("corpus-min: %s: replaced %s" % (target, shown(d)))
+    return EXIT_OK
+
+
+def corpus_min(args):
+    if args.paths:
+        raise BadInput("unexpected argument '%s'" % args.paths[0])
+    if args.target != "all" and args.target not in TARGETS:
+        raise BadInput("unknown target '%s'; use one of: all, %s" % (args.target,
+                                                                     ", ".join(TARGETS)))
+    if args.engine not in ("libfuzzer", "afl"):
+        raise BadInput("corpus-min runs with --engine libfuzzer (-merge=1) or afl (afl-cmin)")
+    targets = TARGETS if args.target == "all" else [args.target]
+    if args.dir and len(targets) != 1:
+        raise BadInput("--dir names one corpus: give one --target")
+    if args.subject_b and targets != [PAIR_TARGET]:
+        raise BadInput("--subject-b is for %s only" % PAIR_TARGET)
+    if args.engine == "afl":
+        for tool in ("afl-cmin", "afl-showmap"):
+            if shutil.which(tool) is None:
+                raise BadInput("%s not found; run: make deps (Debian package afl++)" % tool)
+    status = EXIT_OK
+    for t in targets:
+        try:
+            status = max(status, corpus_min_one(args, t))
+        except MinimizeError as e:
+            print("corpus-min: %s: %s; corpus unchanged" % (t, e))
+            status = max(status, EXIT_FOUND)
+    return status
+
+
+# ---- triage: from a crash to a regression-case skeleton ----------------------
+
+ORACLE_RE = re.compile(r"lz4gate-fuzz (\S+): FAIL(?: \[([^\]]+)\])?: (.*)")
+SANITIZER_RE = re.compile(r"ERROR: (AddressSanitizer|LeakSanitizer|MemorySanitizer|"
+                          r"UndefinedBehaviorSanitizer|libFuzzer): ([\w-]+)(.*)")
+ACCESS_RE = re.compile(r"^(READ|WRITE) of size (\d+)", re.M)
+ADAPTER_FRAME_RE = re.compile(r"#\d+ 0x[0-9a-f]+ in a_(\w+) ")
+UB_RE = re.compile(r"(\S+:\d+:\d+): runtime error: (.*)")
+CASE_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+# Finding classes of the targets (fuzz/*.c, fuzz/fuzz_oracle.h) -> "class"
+# of a regression case.
+ORACLE_CLASSES = {
+    "wrong_output": "wrong output (a valid block decoded to other bytes)",
+    "malformed_wrong_output": "wrong output (partial decode of a malformed block)",
+    "rejects_valid": "false reject (a valid block is rejected)",
+    "accepts_invalid": "accepts invalid input",
+    "offset0_output": "information leak (offset 0 accepted without writing zeros)",
+    "stale_output": "information leak (output depends on the buffer's old content)",
+    "wrote_before_dst": "OOB write (before the destination)",
+    "return_above_capacity": "wrong return value (above the capacity)",
+    "return_above_target": "wrong return value (above the target)",
+    "valid_block": "wrong output (a valid block from ref is not decoded exactly)",
+    "roundtrip": "invalid output (the block does not decode to the input)",
+    "nonconformant_block": "invalid output (the block breaks a rule of the format)",
+    "cross_decode": "invalid output (the other subject decodes the block differently)",
+    "negative_return": "wrong return value (negative)",
+    "fails_within_bound": "false failure (compression within compress_bound fails)",
+    "compress_fails": "false failure (compression fails)",
+    "bad_consumed": "wrong return value (consumed input size)",
+    "dest_size_short": "wrong return value (destSize consumes too little)",
+    "nondeterministic": "nondeterministic output",
+}
+ASAN_CLASSES = {
+    "heap-buffer-overflow": "OOB", "stack-buffer-overflow": "OOB",
+    "global-buffer-overflow": "OOB", "use-after-poison": "OOB",
+    "stack-buffer-underflow": "OOB", "dynamic-stack-buffer-overflow": "OOB",
+}
+
+
+def failure_of(text):
+    """What a failing run printed: {kind, message, entry, cls}. kind is what
+    must stay the same while minimising: the oracle's CLASS@ENTRY, or the
+    sanitizer's report type, access and API entry."""
+    m = ORACLE_RE.search(text)
+    if m:
+        fid = m.group(2) or "oracle_error"
+        cls, _, entry = fid.partition("@")
+        return {"kind": fid, "message": m.group(0).strip(), "entry": entry or None,
+                "cls": ORACLE_CLASSES.get(cls, cls.replace("_", " "))}
+    m = SANITIZER_RE.search(text)
+    if m:
+        tool, what = m.group(1), m.group(2)
+        rest = text[m.end():]
+        acc = ACCESS_RE.search(rest)
+        frame = ADAPTER_FRAME_RE.search(rest)
+        entry = frame.group(1) if frame else None
+        if tool == "LeakSanitizer":
+            what = "memory-leak"
+        kind = "%s%s%s" % (what, " " + acc.group(1) if acc else "",
+                           " in " + entry if entry else "")
+        if what in ASAN_CLASSES and acc:
+            cls = "%s %s (%s)" % (ASAN_CLASSES[what], acc.group(1).lower(), what)
+        elif what == "SEGV":
+            cls = "invalid memory access (SEGV)"
+        elif what == "memory-leak":
+            cls = "memory leak"
+        else:
+            cls = "memory error (%s: %s)" % (tool, what)
+        line = m.group(0).strip()
+        return {"kind": kind, "message": re.sub(r"^==\d+==", "", line).strip(),
+                "entry": entry, "cls": cls}
+    m = UB_RE.search(text)
+    if m:
+        what = re.sub(r"[-\d]+", "N", m.group(2).split(" of type")[0])[:80]
+        return {"kind": "ubsan: " + what, "message": m.group(0).strip(), "entry": None,
+                "cls": "undefined behaviour (%s)" % m.group(2).split(":")[0]}
+    sig = re.search(r"(SIG[A-Z]+|deadly signal|Segmentation fault|Aborted)", text)
+    return {"kind": sig.group(1) if sig else "failed", "message":
+            (text.strip().splitlines() or ["failed without a message"])[-1].strip(),
+            "entry": None, "cls": "crash"}
+
+
+def replay_one(args, binary, path):
+    """Run the replay binary on one file: None if it passes, else failure_of."""
+    env = target_env(args)
+    env["ASAN_OPTIONS"] = "detect_leaks=1:allocator_may_return_null=1"
+    try:
+        proc = subprocess.run([binary, path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              universal_newlines=True, errors="replace", env=env, timeout=300)
+    except subprocess.TimeoutExpired:
+        return {"kind": "timeout", "message": "no result after 300 s", "entry": None,
+                "cls": "hang"}
+    if proc.returncode == 0:
+        return None
+    if proc.returncode == 2 and "replay:" in proc.stdout and "failing input" not in proc.stdout:
+        raise BadInput(proc.stdout.strip().splitlines()[-1])
+    return failure_of(proc.stdout)
+
+
+def minimise(args, crash, want, replay_binary):
+    """libFuzzer -minimize_crash=1, bounded by --minimize-runs per step and
+    --minimize-time in all; then the smallest of the inputs it wrote that
+    the replay build still fails with the same kind. Returns (bytes, note,
+    the failure of those bytes)."""
+    with open(crash, "rb") as f:
+        original = f.read()
+    if args.no_minimize:
+        return original, "not minimised (--no-minimize)", want
+    a = copy.copy(args)
+    a.engine = "libfuzzer"
+    a.config = None
+    binary = build(a)
+    os.makedirs(os.path.join(OUT, "triage"), exist_ok=True)
+    work = tempfile.mkdtemp(prefix="min-", dir=os.path.join(OUT, "triage"))
+    step = max(1, args.minimize_time // 3)
+    cmd = [binary, "-minimize_crash=1", "-runs=%d" % args.minimize_runs,
+           "-max_total_time=%d" % step, "-timeout=60", "-rss_limit_mb=4096",
+           "-artifact_prefix=" + work + "/", os.path.abspath(crash)]
+    env = target_env(args)
+    env["ASAN_OPTIONS"] = "detect_leaks=0:allocator_may_return_null=1"
+    say(args, "triage: minimising %d bytes (libFuzzer -minimize_crash=1, -runs=%d per step, "
+              "at most %d s)" % (len(original), args.minimize_runs, args.minimize_time))
+    start = time.time()
+    with open(os.path.join(work, "minimize.log"), "w") as log:
+        proc = subprocess.Popen(cmd, cwd=work, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                start_new_session=True)
+        try:
+            proc.wait(timeout=args.minimize_time)
+        except subprocess.TimeoutExpired:
+            stop_group(proc)
+        except KeyboardInterrupt:
+            stop_group(proc)
+            raise
+    candidates = sorted((os.path.getsize(f), f) for f in
+                        glob.glob(os.path.join(work, "minimized-from-*")))
+    best, tried = None, 0
+    for size, f in candidates:
+        if size >= len(original):
+            break
+        tried += 1
+        got = replay_one(args, replay_binary, f)
+        if got and got["kind"] == want["kind"]:
+            with open(f, "rb") as fh:
+                best = fh.read()
+            want = got
+            break
+    elapsed = time.time() - start
+    shutil.rmtree(work, ignore_errors=True)
+    if best is None:
+        return original, ("not minimised: libFuzzer found no smaller input failing with %s "
+                          "in %.0f s (%d candidates)" % (want["kind"], elapsed, tried)), want
+    return best, "minimised %d -> %d bytes in %.0f s, same failure (%s)" % (
+        len(original), len(best), elapsed, want["kind"]), want
+
+
+def case_skeleton(args, case_id, failure, data, crash, config, note, env_ignore):
+    spec = args.subject_b if args.target == PAIR_TARGET else args.subject
+    gen = generation_of(spec)
+    call = {"entry": "fuzz:" + args.target, "input": "hex:" + data.hex(), "expect": "pass"}
+    if args.target == PAIR_TARGET:
+        call["base"] = args.subject
+    if env_ignore:
+        call["ignore"] = ",".join(env_ignore)
+    if args.skip:
+        call["skip"] = ",".join(args.skip)
+    subject_text = describe(args)
+    return {
+        "id": case_id,
+        "title": "TODO",
+        "origin": "kernel" if gen == "kernel" else "upstream",
+        "commits": ["TODO: the fix commit(s), or \"none: found by lz4gate fuzz/%s.c\""
+                    % args.target],
+        "cve": None,
+        "generations": [gen],
+        "entry": failure["entry"] or "fuzz:" + args.target,
+        "class": failure["cls"],
+        "bits": "32" if str(args.bits) == "32" else "64",
+        "trigger": failure["message"],
+        "fix": "TODO: what the fix checks; what a correct implementation must do",
+        "exercised": True,
+        "tests": [{
+            "tcId": 1,
+            "comment": "fuzz input (%d bytes) from %s: %s on %s fails with %s" % (
+                len(data), os.path.basename(crash), args.target, subject_text,
+                failure["kind"]),
+            "call": call,
+            "result": "acceptable",
+            "max_seconds": 60,
+        }],
+        "fails_on": [spec],
+        "notes": "Skeleton written by harness/fuzz.py triage from %s on %s [%s] (%s). "
+                 "TODO: the title, commits, CVE, fix, origin and generations; check the "
+                 "class (derived from the failure message); rename the id to its history.md "
+                 "id (regress/README.md); once the bug is understood, replace or complement "
+                 "the fuzz:%s test by runner-key tests of the one call (harness/regress.c), "
+                 "and list real trees that fail under known_findings. Then: harness/regress.py "
+                 "--check, --mutants --case ID, and refresh REGRESSIONS.md."
+                 % (os.path.basename(crash), subject_text, config, note, args.target),
+    }
+
+
+def triage(args):
+    if len(args.paths) != 1:
+        raise BadInput("triage needs exactly one CRASH_FILE (got %d)" % len(args.paths))
+    crash = args.paths[0]
+    if not os.path.isfile(crash):
+        raise BadInput("no such crash file: %s" % crash)
+    if args.minimize_time <= 0 or args.minimize_runs <= 0:
+        raise BadInput("--minimize-time and --minimize-runs must be positive")
+    if args.case_id and not CASE_ID_RE.match(args.case_id):
+        raise BadInput("--id '%s' is not a valid case id (letters, digits, '-', '_', '.')"
+                       % args.case_id)
+    out_dir = os.path.abspath(args.out_dir or os.path.join(TOP, "regress", "cases"))
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise BadInput("--out-dir %s is not a directory" % out_dir)
+    args.engine = "replay"
+    replay_binary = build(args)
+    config = subject_config(args)
+    env_ignore = list(args.ignore) + (known_ignores(args) if args.known else [])
+    got = replay_one(args, replay_binary, crash)
+    if got is None:
+        print("triage: %s does not reproduce: %s on %s [%s] passes it" % (
+            crash, args.target, describe(args), config))
+        return EXIT_FOUND
+    print("triage: reproduces on %s [%s]: %s" % (describe(args), config, got["kind"]))
+    print("  " + got["message"])
+    data, note, got = minimise(args, crash, got, replay_binary)
+    print("triage: " + note)
+    spec = args.subject_b if args.target == PAIR_TARGET else args.subject
+    case_id = args.case_id or "%s-FUZZ-%s" % (
+        "KLZ4" if generation_of(spec) == "kernel" else "ULZ4",
+        hashlib.sha1(data).hexdigest()[:8].upper())
+    path = os.path.join(out_dir, case_id + ".json")
+    if os.path.exists(path) and not args.force:
+        raise BadInput("%s exists; pass another --id, or --force to overwrite" % path)
+    case = case_skeleton(args, case_id, got, data, crash, config, note, env_ignore)
+    os.makedirs(out_dir, exist_ok=True)
+    saved = os.path.join(OUT, "triage", case_id + ".bin")
+    os.makedirs(os.path.dirname(saved), exist_ok=True)
+    with open(saved, "wb") as f:
+        f.write(data)
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(case, f, indent=2)
+        f.write("\n")
+    os.replace(tmp, path)
+    print("triage: wrote %s (a skeleton: fill in the TODO fields)" % shown(path))
+    print("  input: %s (%d bytes)" % (os.path.relpath(saved, TOP), len(data)))
+    print("next: python3 harness/regress.py --check; python3 harness/regress.py --mutants "
+          "--case %s" % case_id)
+    return EXIT_OK
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message):
         raise BadInput(message + "; see harness/fuzz.py --help")
@@ -576,7 +1110,8 @@ def main(argv):
         print(HELP)
         return EXIT_OK if len(argv) >= 2 else EXIT_BAD_INPUT
     ap = Parser(prog="fuzz.py", add_help=False)
-    ap.add_argument("command", choices=("build", "run", "replay", "corpus", "list"))
+    ap.add_argument("command", choices=("build", "run", "replay", "corpus", "corpus-min",
+                                        "triage", "list"))
     ap.add_argument("paths", nargs="*")
     ap.add_argument("--target")
     ap.add_argument("--subject")
@@ -594,6 +1129,14 @@ def main(argv):
     ap.add_argument("--ignore", action="append", default=[])
     ap.add_argument("--skip", action="append", default=[])
     ap.add_argument("--known", action="store_true")
+    ap.add_argument("--id", dest="case_id")
+    ap.add_argument("--out-dir")
+    ap.add_argument("--force", action="store_true")
+    ap.add_argument("--minimize-time", type=int, default=30)
+    ap.add_argument("--minimize-runs", type=int, default=200000)
+    ap.add_argument("--no-minimize", action="store_true")
+    ap.add_argument("--dir")
+    ap.add_argument("--dry-run", action="store_true")
     ap.add_argument("-q", "--quiet", action="store_true")
     try:
         args = ap.parse_intermixed_args(argv[1:])
@@ -607,9 +1150,11 @@ def main(argv):
             raise BadInput("%s needs --target (one of: %s)" % (args.command, ", ".join(TARGETS)))
         if args.command == "corpus":
             return corpus(args)
+        if args.command == "corpus-min":
+            return corpus_min(args)
         if not args.subject:
             raise BadInput("%s needs --subject SPEC (e.g. ref, upstream, kernel)" % args.command)
-        if args.paths and args.command != "replay":
+        if args.paths and args.command not in ("replay", "triage"):
             raise BadInput("unexpected argument '%s'" % args.paths[0])
         if args.time <= 0 or args.jobs <= 0 or (args.runs is not None and args.runs <= 0):
             raise BadInput("--time, --jobs and --runs must be positive")
@@ -618,13 +1163,15 @@ def main(argv):
             return EXIT_OK
         if args.command == "replay":
             return replay(args)
+        if args.command == "triage":
+            return triage(args)
         if args.engine == "replay":
             raise BadInput("run needs a fuzzing engine: --engine libfuzzer or afl")
         binary = build(args)
         if args.engine == "afl":
             return run_afl(args, binary)
         return run_libfuzzer(args, binary)
-    except BadInput as e:
+    except (BadInput, subjects.BadInput) as e:
         print("fuzz.py: %s" % e, file=sys.stderr)
         return EXIT_BAD_INPUT
 

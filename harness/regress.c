@@ -10,7 +10,9 @@
  *         decompress_safe_using_dict|compress_default|compress_fast|
  *         compress_hc|compress_dest_size|unlz4 (mode=fill: fill callback)|
  *         old_decompress|old_decompress_unknown|old_compress|old_hc_compress
- *         (kernel 3.11-4.10 API: 0/-1 returns, sizes through pointers)
+ *         (kernel 3.11-4.10 API: 0/-1 returns, sizes through pointers)|
+ *         frame_decompress|frame_reset_then_decode|frame_compress|
+ *         frame_compress_stream (LZ4 frame API: keys in regress_frame.c)
  *   input=hex:HEX | file:PATH | pattern:BYTExCOUNT,... | compress:KIND:SIZE[:SEED]
  *         (compress: the block ref makes of generated data; "decoded" = SIZE)
  *   data=KIND:SIZE[:SEED] | pattern:... | concat:SPEC+SPEC...  (compressor input)
@@ -39,9 +41,10 @@
 #include "guard.h"
 #include "lz4ref.h"
 #include "subject.h"
+#include "regress.h"
 #include "testdata.h"
 
-static const char *arg(int argc, char **argv, const char *key)
+const char *arg(int argc, char **argv, const char *key)
 {
     size_t k = strlen(key);
     int i;
@@ -51,18 +54,14 @@ static const char *arg(int argc, char **argv, const char *key)
     return NULL;
 }
 
-static void die(const char *what, const char *detail)
+void die(const char *what, const char *detail)
 {
     printf("{\"verdict\":\"ERROR\",\"evidence\":\"%s: %s\"}\n", what, detail ? detail : "");
     exit(2);
 }
 
-typedef struct bytes {
-    unsigned char *p;
-    size_t n;
-} bytes;
 
-static void append(bytes *b, const unsigned char *src, size_t n, int value)
+void append(bytes *b, const unsigned char *src, size_t n, int value)
 {
     unsigned char *grown = realloc(b->p, b->n + n + 1);
     if (!grown)
@@ -85,7 +84,7 @@ static void generate(bytes *b, const char *kind, size_t n, unsigned long long se
 }
 
 /* hex:.. | file:.. | pattern:FFx100,00x3 | KIND:SIZE[:SEED] | concat:A+B */
-static void parse_data(bytes *b, const char *spec)
+void parse_data(bytes *b, const char *spec)
 {
     if (!strncmp(spec, "hex:", 4)) {
         const char *h = spec + 4;
@@ -118,6 +117,8 @@ static void parse_data(bytes *b, const char *spec)
                 break;
             p++;
         }
+    } else if (!strncmp(spec, "frame:", 6) || !strncmp(spec, "legacy:", 7)) {
+        make_frame_input(spec, b, NULL);   /* regress_frame.c */
     } else if (!strncmp(spec, "concat:", 7)) {
         char *copy = strdup(spec + 7), *save = NULL, *part;
         for (part = strtok_r(copy, "+", &save); part; part = strtok_r(NULL, "+", &save))
@@ -134,7 +135,7 @@ static void parse_data(bytes *b, const char *spec)
 }
 
 /* Values: N, -N, input, decoded, bound, with +N / -N. */
-static long long value(const char *expr, long long input, long long decoded)
+long long value(const char *expr, long long input, long long decoded)
 {
     long long base = 0, delta = 0;
     const char *rest = expr;
@@ -177,8 +178,8 @@ static int result_ok(const char *expect, int r, long long input, long long decod
     return 0;
 }
 
-static char evidence[512];
-static long long last_return;   /* the subject's last return value, for the record */
+char evidence[512];
+long long last_return;   /* the subject's last return value, for the record */
 
 /* One decode call; returns 1 if the expectation holds. */
 static int run_decode(const struct lz4_subject *s, const char *entry, bytes *in,
@@ -416,6 +417,10 @@ static const struct { const char *entry; unsigned cap; } entries[] = {
     { "old_decompress_unknown", CAP_OLD_KERNEL_DECOMPRESS_UNKNOWN },
     { "old_compress", CAP_OLD_KERNEL_COMPRESS },
     { "old_hc_compress", CAP_OLD_KERNEL_HC_COMPRESS },
+    { "frame_decompress", CAP_FRAME_DECOMPRESS },
+    { "frame_reset_then_decode", CAP_FRAME_DECOMPRESS | CAP_FRAME_RESET },
+    { "frame_compress", CAP_FRAME_COMPRESS },
+    { "frame_compress_stream", CAP_FRAME_COMPRESS_STREAM },
 };
 
 int main(int argc, char **argv)
@@ -437,7 +442,14 @@ int main(int argc, char **argv)
         printf("{\"verdict\":\"n/a\",\"evidence\":\"no %s entry point\"}\n", entry);
         return 0;
     }
-    if (!strcmp(entry, "unlz4")) {
+    if (!strncmp(entry, "frame_", 6)) {
+        int r = run_frame_entry(s, entry, argc, argv);   /* regress_frame.c */
+        if (r < 0) {
+            printf("{\"verdict\":\"n/a\",\"evidence\":\"no dictionary entry point\"}\n");
+            return 0;
+        }
+        ok = r;
+    } else if (!strcmp(entry, "unlz4")) {
         bytes in = { NULL, 0 }, expected = { NULL, 0 };
         v = arg(argc, argv, "input");
         if (!v)

@@ -17,6 +17,14 @@ subjects that have the bug (ref mutants with one named check switched off,
 deliberately broken adapters, real trees); the case must FAIL on each of
 them and pass on ref. A case nothing can fail is a defect.
 
+A test whose entry is "fuzz:TARGET" runs its input (hex:HEX or file:PATH)
+through that fuzz target's replay build (harness/fuzz.py build --engine
+replay, in the configuration being run) on the subject; expect "pass" means
+the replay exits 0. Optional call keys: "base" (base_vs_candidate: the base
+subject, default ref; the subject being run is the candidate), "ignore" and
+"skip" (LZ4GATE_FUZZ_IGNORE / LZ4GATE_FUZZ_SKIP, comma-separated). These
+tests come from harness/fuzz.py triage.
+
 Exit status: 0 ok, 1 an unexpected FAIL (or, with --mutants, a case that
 nothing fails), 2 bad input.
 """
@@ -26,6 +34,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 HARNESS = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HARNESS)
@@ -33,9 +42,11 @@ sys.path.insert(0, HARNESS)
 import records    # noqa: E402
 import subjects   # noqa: E402
 from contracts import link_program   # noqa: E402
+import fuzz       # noqa: E402
 
 CASES_DIR = os.path.join(subjects.TOP, "regress", "cases")
-RUNNER_SOURCES = ["regress.c", "guard.c", "subject_names.c", "testdata.c"]
+RUNNER_SOURCES = ["regress.c", "regress_frame.c", "frame_driver.c", "guard.c",
+                  "subject_names.c", "testdata.c"]
 DEFAULT_CONFIGS = {"64": ["asan64", "O0", "O2"], "32": ["asan32", "O0-32", "O2-32"]}
 REQUIRED = ("id", "title", "origin", "commits", "cve", "class", "bits", "trigger", "fix",
             "exercised")
@@ -92,11 +103,96 @@ def validate(case, name):
             for key in ("entry", "expect"):
                 if key not in t["call"]:
                     raise CaseError("%s: test %s: call without '%s'" % (name, t["tcId"], key))
+            if str(t["call"]["entry"]).startswith(FUZZ_ENTRY):
+                validate_fuzz_call(name, t)
     elif not case.get("reason"):
         raise CaseError("%s: a case not exercised here must say why ('reason')" % name)
     for k in case.get("known_findings", []):
         if k.get("generation") not in GENERATIONS:
             raise CaseError("%s: known finding without a valid generation" % name)
+
+
+FUZZ_ENTRY = "fuzz:"
+FUZZ_CALL_KEYS = ("entry", "input", "expect", "base", "ignore", "skip")
+
+
+def validate_fuzz_call(name, test):
+    call = test["call"]
+    where = "%s: test %s" % (name, test["tcId"])
+    target = call["entry"][len(FUZZ_ENTRY):]
+    if target not in fuzz.TARGETS:
+        raise CaseError("%s: unknown fuzz target '%s'; use one of: %s"
+                        % (where, target, ", ".join(fuzz.TARGETS)))
+    if call["expect"] != "pass":
+        raise CaseError("%s: a fuzz:%s test expects 'pass' (the replay exits 0)" % (where, target))
+    extra = sorted(set(call) - set(FUZZ_CALL_KEYS))
+    if extra:
+        raise CaseError("%s: key '%s' does not apply to a fuzz test (keys: %s)"
+                        % (where, extra[0], ", ".join(FUZZ_CALL_KEYS)))
+    if "base" in call and target != fuzz.PAIR_TARGET:
+        raise CaseError("%s: 'base' is for fuzz:%s only" % (where, fuzz.PAIR_TARGET))
+    fuzz_input(call, where)
+
+
+def fuzz_input(call, where):
+    """The bytes of a fuzz test's input (hex:HEX or file:PATH)."""
+    spec = str(call.get("input", ""))
+    if spec.startswith("hex:"):
+        try:
+            return bytes.fromhex(spec[4:])
+        except ValueError:
+            raise CaseError("%s: input is not valid hex" % where)
+    if spec.startswith("file:"):
+        path = os.path.join(subjects.TOP, spec[5:])
+        try:
+            with open(path, "rb") as f:
+                return f.read()
+        except OSError as e:
+            raise CaseError("%s: cannot read %s: %s" % (where, spec[5:], e.strerror))
+    raise CaseError("%s: a fuzz test needs input=hex:HEX or input=file:PATH" % where)
+
+
+def run_fuzz_test(test, spec, config, patches, timeout):
+    """One fuzz:TARGET test: the input through the target's replay build."""
+    call = test["call"]
+    target = call["entry"][len(FUZZ_ENTRY):]
+    data = fuzz_input(call, "test %s" % test["tcId"])
+    a = argparse.Namespace(target=target, engine="replay", bits=str(subjects.CONFIGS[config][2]),
+                           config=config, subject=spec, patch=list(patches), subject_b=None,
+                           patch_b=[])
+    if target == fuzz.PAIR_TARGET:
+        a.subject, a.patch = call.get("base", "ref"), []
+        a.subject_b, a.patch_b = spec, list(patches)
+    try:
+        binary = fuzz.build(a)
+    except fuzz.BadInput as e:
+        raise subjects.BadInput(str(e))
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1",
+               UBSAN_OPTIONS="print_stacktrace=0")
+    for key, var in (("ignore", "LZ4GATE_FUZZ_IGNORE"), ("skip", "LZ4GATE_FUZZ_SKIP")):
+        env.pop(var, None)
+        if call.get(key):
+            env[var] = call[key]
+    with tempfile.NamedTemporaryFile(prefix="lz4gate-fuzz-case-", suffix=".bin") as f:
+        f.write(data)
+        f.flush()
+        try:
+            proc = subprocess.run([binary, f.name], stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, universal_newlines=True,
+                                  errors="replace", env=env, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return {"verdict": "TIMEOUT", "evidence": "no result after %d s" % timeout}
+    text = proc.stdout
+    ubsan = next((l.strip() for l in text.splitlines() if "runtime error:" in l), "")
+    if proc.returncode == 0:
+        return {"verdict": "pass", "evidence": "", "ubsan": ubsan}
+    if proc.returncode == 2 and "replay:" in text and "failing input" not in text:
+        raise CaseError("test %s: %s" % (test["tcId"], text.strip().splitlines()[-1]))
+    oracle = fuzz.ORACLE_RE.search(text)
+    if oracle:
+        return {"verdict": "FAIL", "evidence": oracle.group(0).strip(), "ubsan": ubsan}
+    return {"verdict": "CRASH", "evidence": first_sanitizer_line(text) or
+            "exit status %d, no verdict" % proc.returncode, "ubsan": ubsan}
 
 
 def configs_for(case, requested):
@@ -144,7 +240,7 @@ def run_test(program, test, timeout):
             "exit status %d, no verdict" % proc.returncode, "ubsan": ubsan}
 
 
-def run_case(case, spec, config, program, generation):
+def run_case(case, spec, config, program, generation, patches=()):
     """One record per (case, subject, config): the worst test result."""
     rec = {"case": case["id"], "spec": spec, "config": config, "generation": generation,
            "check": case["id"], "verdict": "pass", "evidence": "", "ubsan": ""}
@@ -153,7 +249,11 @@ def run_case(case, spec, config, program, generation):
         return rec
     applicable = 0
     for test in case["tests"]:
-        r = run_test(program, test, int(test.get("max_seconds", case.get("max_seconds", 120))))
+        timeout = int(test.get("max_seconds", case.get("max_seconds", 120)))
+        if str(test["call"]["entry"]).startswith(FUZZ_ENTRY):
+            r = run_fuzz_test(test, spec, config, patches, timeout)
+        else:
+            r = run_test(program, test, timeout)
         if r["verdict"] == "n/a":
             continue
         applicable += 1
@@ -204,7 +304,8 @@ def run_subject(spec, cases, requested_configs=(), patches=(), quiet=False):
             if not quiet:
                 print("regress: %s [%s] %s" % (spec, config, case["id"]), file=sys.stderr,
                       flush=True)
-            out.append(classify(run_case(case, spec, config, program, generation), case))
+            out.append(classify(run_case(case, spec, config, program, generation, patches),
+                                case))
     return out
 
 

@@ -181,8 +181,9 @@ def cve_of(case):
 
 def call_summary(call):
     keys = [k for k in ("input", "decoded", "data", "src_size", "target", "capacity", "original",
-                        "repeat_capacity", "level", "acceleration", "dict", "dst_len", "in_place",
-                        "high", "mode", "expect", "len") if k in call]
+                        "repeat_capacity", "level", "levels", "acceleration", "dict", "dst_len",
+                        "in_place", "high", "mode", "flip", "cut", "input2", "in_chunk",
+                        "out_chunk", "chunk", "block_size_id", "expect", "len") if k in call]
     parts = []
     for k in keys:
         v = str(call[k])
@@ -224,9 +225,9 @@ def render(cases, recs, results_name):
         "candidate lacks shows up as a FAIL in the candidate column; a fix the base lacks shows "
         "up as a known finding in the base column.")
     add("")
-    add("%d cases, %d of them exercised here; the others say why not (old kernel API, kernel "
-        "glue that does not run in userspace, the frame format, or a runner feature that is "
-        "missing) and what a test needs." % (len(cases), n_ex))
+    add("%d cases, %d of them exercised here; the others say why not (kernel glue that does "
+        "not run in userspace, a runner feature that is missing, or no known trigger) and what "
+        "a test needs." % (len(cases), n_ex))
     add("")
     add("## How to run it")
     add("")

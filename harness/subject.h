@@ -146,6 +146,9 @@ struct lz4_subject {
     long long (*frame_compress_update)(void *cctx, unsigned char *dst, size_t dst_capacity,
                                        const unsigned char *src, size_t src_size);
     long long (*frame_compress_end)(void *cctx, unsigned char *dst, size_t dst_capacity);
+    /* LZ4F_compressBound: room an Update (or End, src_size 0) needs,
+     * including data buffered by earlier Updates. */
+    size_t (*frame_compress_update_bound)(size_t src_size, const struct subject_frame_prefs *prefs);
 };
 
 /* The subject linked into this program (and the second one, if any). */

@@ -61,7 +61,10 @@ if os.environ.get("CC") and "CFLAGS" in os.environ:
     _env_flags = os.environ["CFLAGS"].split()
     CONFIGS["env"] = (os.environ["CC"], _env_flags, 32 if "-m32" in _env_flags else 64)
 OUR_WARNINGS = ["-std=gnu11", "-Wall", "-Wextra", "-Werror"]
-SUBJECT_WARNINGS = ["-w"]   # subject code is not ours to fix; its bugs are the point
+# Subject code is not ours to fix (its bugs are the point): no warnings. And
+# it is built as shipped, without FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+# (harness/production_build.h says why).
+SUBJECT_WARNINGS = ["-w", "-include", os.path.join(HARNESS, "production_build.h")]
 # In subject code UBSan reports and continues: an undefined-behaviour report
 # there is a finding to record (the runners collect "runtime error:" lines),
 # not a reason to stop testing the subject. ASan still stops at once.
@@ -102,16 +105,24 @@ KERNEL_FILES = ("lib/lz4/lz4_decompress.c", "lib/lz4/lz4_compress.c",
 
 
 BROKEN_MODES = ("write_past_capacity", "short_return", "ignore_capacity",
-                "partial_overshoot", "bad_bound", "no_negative_guard")
+                "partial_overshoot", "bad_bound", "no_negative_guard", "frame_reset_noop",
+                "frame_write_past", "frame_state_reuse", "frame_dict_uninit",
+                "frame_dict_unbounded", "unlz4_short_flush", "unlz4_no_padding",
+                "unlz4_fill_eof_error")
 
 
 def ref_check_names():
-    """Named checks of the reference decoder (ref/checks.h)."""
+    """Named checks of the reference decoder: block (ref/checks.h) and frame
+    (ref/frame_checks.h)."""
     import re
-    with open(os.path.join(TOP, "ref", "checks.h")) as f:
-        text = f.read()
-    body = text[text.index("#define REF_CHECK_LIST"):text.index("enum ref_check_id")]
-    return re.findall(r"X\((\w+),", body)
+    names = []
+    for header, start, end in (("checks.h", "#define REF_CHECK_LIST", "enum ref_check_id"),
+                               ("frame_checks.h", "#define REF_FRAME_CHECK_LIST",
+                                "enum ref_frame_check_id")):
+        with open(os.path.join(TOP, "ref", header)) as f:
+            text = f.read()
+        names += re.findall(r"X\((\w+),", text[text.index(start):text.index(end)])
+    return names
 
 
 class Subject:
@@ -312,7 +323,7 @@ class Builder:
         # What goes into subject.o: the adapters and the ABI header (not the
         # runners, which are linked separately).
         ours = [os.path.join(HARNESS, f) for f in os.listdir(HARNESS)
-                if f.startswith("adapter_") or f == "subject.h"]
+                if f.startswith("adapter_") or f in ("subject.h", "production_build.h")]
         kshim = []
         for root, _, files in os.walk(os.path.join(HARNESS, "kshim")):
             kshim += [os.path.join(root, f) for f in files if f.endswith(".h")]
@@ -383,6 +394,8 @@ class Builder:
                                          ref_flags))
         objs.append(self.compile(os.path.join(HARNESS, "adapter_ref.c"), self.obj("adapter"),
                                  ref_flags + ["-I" + HARNESS, "-DSUBJECT_ENTRY=" + entry]))
+        objs.append(self.compile(os.path.join(HARNESS, "adapter_ref_frame.c"),
+                                 self.obj("adapter_frame"), ref_flags + ["-I" + HARNESS]))
         return objs, [], {"kind": self.s.kind, "variant": self.s.variant}
 
     def _build_ref_mutant(self, stage):

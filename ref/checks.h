@@ -90,4 +90,8 @@ const char *ref_check_what(int i);
  */
 #define REF_RULE(name) (REF_MUTANT_ID_##name != REF_MUTANT_SELECTED)
 
+/* The frame decoder's checks continue this list (ids 17 and up), so that
+ * -DREF_MUTANT=NAME compiles for a frame check too. */
+#include "frame_checks.h"
+
 #endif /* LZ4REF_CHECKS_H */

@@ -54,6 +54,17 @@ const ref_latitude ref_latitudes[] = {
       "case an empty output buffer and accept only that byte",
       "reject a one-byte block whose token has a non-zero match-length nibble (0x01..0x0F), "
       "which ref accepts as an empty block at any capacity" },
+    { "DICT_ID_WITHOUT_DICTIONARY", "LZ4F_decompress of a frame with a Dict-ID, no dictionary",
+      "Frame format, Dictionary ID: \"the decoder ... should select the right dictionary\"; "
+      "lz4frame.h leaves dictionary selection to the caller",
+      "decode such a frame without a dictionary (its blocks then decode or fail on their own), "
+      "where ref rejects it (FRAME_DICT_AVAILABLE)" },
+    { "UNLZ4_TRUSTED_CHUNK_SIZES", "unlz4 in buffer mode",
+      "lib/decompress_unlz4.c decodes initramfs images the kernel trusts; history.md "
+      "KLZ4-UNLZ4-CHUNK (a chunk size is not checked against the input left)",
+      "buffer mode is compared only on streams whose chunks all lie inside the input (it "
+      "reads the magic and every chunk without checking in_len); fill mode is compared on "
+      "every stream" },
 };
 
 const size_t ref_latitude_count = sizeof ref_latitudes / sizeof ref_latitudes[0];

@@ -93,6 +93,10 @@ PLANTED = [
     ("ref_to_subject", "broken:short_return", None, "decompress_safe"),
     ("compress_roundtrip", "broken:write_past_capacity", None, "heap-buffer-overflow"),
     ("base_vs_candidate", "ref", "broken:short_return", "broken"),
+    ("frame_decode", "ref-mutant:BLOCK_CHECKSUM", None, "accepts_invalid@frame_decompress"),
+    ("frame_decode", "broken:frame_write_past", None, "SEGV"),
+    ("frame_roundtrip", "broken:frame_write_past", None, "SEGV"),
+    ("legacy_decode", "broken:unlz4_short_flush", None, "wrong_output@unlz4"),
 ]
 
 
@@ -128,6 +132,15 @@ for _t in ("decode_differential", "compress_roundtrip", "ref_to_subject"):
             if _s == "system" and _b == "32":
                 continue       # Debian ships liblz4 for the native ABI only
             REPLAYS.append((_t, _s, None, _b))
+for _t in ("frame_decode", "frame_roundtrip"):
+    for _s in ("ref", "upstream", "system"):
+        for _b in ("64", "32"):
+            if _s == "system" and _b == "32":
+                continue
+            REPLAYS.append((_t, _s, None, _b))
+for _s in ("ref", "kernel"):
+    for _b in ("64", "32"):
+        REPLAYS.append(("legacy_decode", _s, None, _b))
 for _a, _c in (("ref", "upstream"), ("upstream", "kernel"), ("kernel", "upstream"),
                ("upstream", "system")):
     for _b in ("64", "32"):

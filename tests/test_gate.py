@@ -92,7 +92,7 @@ def test_oss_fuzz_build_script_with_the_variables_it_gets(tmp_path):
                           universal_newlines=True)
     assert proc.returncode == 0, proc.stdout
     for t in ("decode_differential", "compress_roundtrip", "ref_to_subject",
-              "base_vs_candidate"):
+              "base_vs_candidate", "frame_decode", "frame_roundtrip", "legacy_decode"):
         for suffix in ("", ".dict", ".options", "_seed_corpus.zip"):
             assert (out / (t + suffix)).exists(), t + suffix
         seeds = tmp_path / ("seeds-" + t)

@@ -18,12 +18,17 @@ base_dir=$("$py" "$top/harness/subjects.py" build -q "$base" --config env)
 link=$("$py" -c 'import json, sys; print(" ".join(json.load(open(sys.argv[1]))["link"]))' \
        "$subject_dir/subject.json")
 
-for t in decode_differential compress_roundtrip ref_to_subject base_vs_candidate; do
+targets="decode_differential compress_roundtrip ref_to_subject base_vs_candidate frame_decode
+         frame_roundtrip legacy_decode"
+for t in $targets; do
     objs=("$subject_dir/subject.o")
     [ "$t" = base_vs_candidate ] && objs=("$base_dir/subject.o" "$subject_dir/subject_b.o")
+    extra=()   # the frame targets drive the subject through harness/frame_driver.c
+    case $t in frame_*|legacy_*) extra=("$top/harness/frame_driver.c" "$top/harness/guard.c") ;; esac
     # shellcheck disable=SC2086
     $CC $CFLAGS -std=gnu11 -I"$top/fuzz" -I"$top/ref" -I"$top/harness" \
-        "$top/fuzz/$t.c" "$top"/ref/*.c "${objs[@]}" $LIB_FUZZING_ENGINE $link -o "$OUT/$t"
+        "$top/fuzz/$t.c" "${extra[@]}" "$top"/ref/*.c "${objs[@]}" $LIB_FUZZING_ENGINE $link \
+        -o "$OUT/$t"
     "$py" - "$top/corpus/$t" "$OUT/${t}_seed_corpus.zip" <<'PY'
 import os, sys, zipfile
 src, dst = sys.argv[1], sys.argv[2]
@@ -34,4 +39,4 @@ PY
     cp "$top/corpus/lz4_block.dict" "$OUT/$t.dict"
     printf '[libfuzzer]\ndict = %s.dict\nmax_len = 1048576\n' "$t" >"$OUT/$t.options"
 done
-echo "built: decode_differential compress_roundtrip ref_to_subject base_vs_candidate -> $OUT"
+echo "built:" $targets "-> $OUT"

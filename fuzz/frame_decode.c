@@ -1,0 +1,121 @@
+/*
+ * frame_decode: arbitrary bytes as an LZ4 frame stream, decoded by the
+ * subject's streaming frame decoder (LZ4F_decompress, fed in drawn input
+ * chunks with drawn output room: harness/frame_driver.h) and by ref's
+ * one-shot frame decoder restricted to the formats LZ4F knows (LZ4 and
+ * skippable frames). Verdict:
+ *   - ref decodes the stream: the subject completes with the same bytes;
+ *   - ref rejects it: the subject does not complete (an error, or input
+ *     ended inside a frame), unless a row of ref's latitude table allows it
+ *     (DICT_ID_WITHOUT_DICTIONARY);
+ *   - never: a stall, an output size or consumed size above what was
+ *     offered, more output than ref's capacity (FRAME_DRIVE_* outcomes).
+ *
+ * Input: [22-byte header][stream]. Header, in draw order (fuzz_params.h):
+ *   u8   flags: bit 0 decode with a dictionary (for Dict-ID frames and
+ *        frames compressed on one)
+ *   u32  input chunk: 0 = all at once, else 1 + value % stream size
+ *   u32  output room per call: 0 = room for all of ref's output (LZ4F then
+ *        decodes straight into dst), else 1 + value % 64 KiB (its buffered
+ *        path)
+ *   u8+u32  dictionary size (fp_dict_len)  (with flag bit 0)
+ *   u64  dictionary seed                    (with flag bit 0)
+ */
+#define FUZZ_TARGET_NAME "frame_decode"
+#include "frame_driver.h"
+#include "fuzz_oracle.h"
+#include "fuzz_params.h"
+#include "lz4frame_ref.h"
+
+#define HEADER 22
+#define MAX_OUT ((size_t)32 << 20)   /* streams that decode to more are skipped */
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const struct lz4_subject *s = lz4gate_subject();
+    fuzz_params fp;
+    uint8_t flags, *stream, *want, *got;
+    uint32_t in_raw, out_raw;
+    size_t n, dict_len = 0, in_chunk, out_chunk;
+    const uint8_t *dict = NULL;
+    ref_frame_options o;
+    ref_frame_result ref;
+    frame_drive d;
+    void *dctx;
+
+    if (!(s->caps & CAP_FRAME_DECOMPRESS) || fz_skip("frame_decompress"))
+        return 0;
+    fp_init(&fp, data, size, HEADER);
+    flags = fp_u8(&fp);
+    in_raw = fp_u32(&fp);
+    out_raw = fp_u32(&fp);
+    if (flags & 1) {
+        dict_len = fp_dict_len(&fp);
+        dict = fz_dict(dict_len, fp_u64(&fp));
+        if (!(s->caps & CAP_FRAME_DECOMPRESS_DICT))
+            return 0;
+    }
+    n = fp.payload_len;
+    if (n == 0)
+        return 0;   /* LZ4F waits for a magic number; ref: no frame, nothing to compare */
+    stream = fz_dup(fp.payload, n);
+    in_chunk = in_raw ? 1 + in_raw % n : 0;
+    out_chunk = out_raw ? 1 + out_raw % 65536 : 0;
+
+    ref_frame_options_default(&o);
+    o.formats = REF_FORMAT_LZ4 | REF_FORMAT_SKIPPABLE;   /* what LZ4F decodes */
+    o.dict = dict;
+    o.dict_len = dict_len;
+    want = fz_scratch(0, MAX_OUT);
+    ref = ref_frame_decode(&o, stream, n, want, MAX_OUT);
+    if (ref.status == REF_FRAME_ERR_OUTPUT_FULL) {
+        free(stream);
+        return 0;
+    }
+
+    got = fz_scratch(1, MAX_OUT + 1);
+    dctx = s->frame_dctx_create();
+    if (!dctx)
+        fz_fail("the subject could not create a decompression context");
+    if (!out_chunk)   /* all of ref's output, and some (or a little, if ref rejects) */
+        out_chunk = ref.written + 64;
+    d = frame_drive_decode(s, dctx, stream, n, in_chunk, out_chunk, dict, dict_len, got,
+                           MAX_OUT + 1);
+    s->frame_dctx_free(dctx);
+
+    if (d.outcome == FRAME_DRIVE_STALLED || d.outcome == FRAME_DRIVE_CONTRACT ||
+        d.outcome == FRAME_DRIVE_OUTPUT_FULL)
+        fz_finding(frame_drive_outcome_name(d.outcome), "frame_decompress",
+                   "%zu-byte stream, input chunks %zu, output room %zu: %s after %zu bytes in, "
+                   "%zu out; ref: %s", n, in_chunk, out_chunk,
+                   frame_drive_outcome_name(d.outcome), d.consumed, d.written,
+                   ref_frame_status_name(ref.status));
+    if (ref.status == REF_FRAME_OK) {
+        if (d.outcome != FRAME_DRIVE_COMPLETE)
+            fz_finding("rejects_valid", "frame_decompress",
+                       "ref decodes the %zu-byte stream to %zu bytes (%u frames); the subject: "
+                       "%s%s%s after %zu bytes in, %zu out", n, ref.written, ref.frames,
+                       frame_drive_outcome_name(d.outcome),
+                       d.outcome == FRAME_DRIVE_ERROR ? " " : "",
+                       d.outcome == FRAME_DRIVE_ERROR ? s->frame_error_name(d.error) : "",
+                       d.consumed, d.written);
+        else if (d.written != ref.written || (d.written && memcmp(got, want, d.written)))
+            fz_finding("wrong_output", "frame_decompress",
+                       "ref decodes %zu bytes, the subject returned %zu%s", ref.written,
+                       d.written, d.written == ref.written ? " different bytes" : "");
+        else
+            fz_consume(got, d.written);
+    } else if (d.outcome == FRAME_DRIVE_COMPLETE) {
+        if (ref.status == REF_FRAME_ERR_DICT_MISSING && !dict)
+            (void)fz_latitude("DICT_ID_WITHOUT_DICTIONARY");
+        else
+            fz_finding("accepts_invalid", "frame_decompress",
+                       "ref rejects the %zu-byte stream with %s (check %s) at byte %llu; the "
+                       "subject decoded it completely to %zu bytes", n,
+                       ref_frame_status_name(ref.status), ref_frame_check_name(ref.failed_check),
+                       (unsigned long long)ref.consumed, d.written);
+    }
+    free(stream);
+    return 0;
+}

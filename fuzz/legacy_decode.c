@@ -1,0 +1,175 @@
+/*
+ * legacy_decode: arbitrary bytes as a legacy-frame stream (lz4 -l, the
+ * kernel's compressed initramfs), decoded by the subject's unlz4()
+ * (lib/decompress_unlz4.c) and by ref's frame decoder restricted to legacy
+ * frames. Verdict: both succeed with the same bytes, or both fail; a
+ * disagreement is a finding.
+ *
+ * unlz4 runs in fill mode (input handed out by a fill callback, which
+ * returns less than asked only at the end, as the kernel's callers do) on
+ * the whole stream, and in buffer mode on the prefix it decodes: buffer
+ * mode stops at a zero word (padding the caller skips, KLZ4-UNLZ4-PAD) or
+ * when fewer than 4 bytes are left; it is run only when every chunk fits
+ * in the input (the latitude UNLZ4_TRUSTED_CHUNK_SIZES, KLZ4-UNLZ4-CHUNK).
+ * Output goes to a flush callback.
+ *
+ * Input: [8-byte header][stream]. Header (fuzz_params.h): u8 flags (bit 0
+ * skip buffer mode, bit 1 skip fill mode); the other bytes are reserved.
+ */
+#define FUZZ_TARGET_NAME "legacy_decode"
+#include "fuzz_oracle.h"
+#include "fuzz_params.h"
+#include "lz4frame_ref.h"
+
+#define HEADER 8
+#define MAX_OUT ((size_t)48 << 20)
+
+static uint8_t *out_buf;
+static size_t out_len, fill_left;
+static const uint8_t *fill_src;
+static int out_overflow;
+
+static long collect(void *buf, unsigned long size)
+{
+    if (size > MAX_OUT - out_len) {
+        out_overflow = 1;
+        return -1;
+    }
+    memcpy(out_buf + out_len, buf, size);
+    out_len += size;
+    return (long)size;
+}
+
+static long serve(void *buf, unsigned long size)
+{
+    size_t n = size < fill_left ? size : fill_left;   /* short only at the end */
+    memcpy(buf, fill_src, n);
+    fill_src += n;
+    fill_left -= n;
+    return (long)n;
+}
+
+static void quiet_error(char *msg) { (void)msg; }
+
+/* Buffer mode (in_len known) ends successfully where fewer than 4 bytes
+ * are left at a word boundary, or at a zero chunk-size word (the padding
+ * the caller skips, KLZ4-UNLZ4-PAD); it reads each word and chunk without
+ * checking in_len first (KLZ4-UNLZ4-CHUNK). Returns the length of the
+ * prefix it decodes, or 0 when a chunk would reach past the input (not
+ * compared: UNLZ4_TRUSTED_CHUNK_SIZES). */
+static size_t buffer_mode_prefix(const uint8_t *p, size_t n)
+{
+    size_t at = 4;
+    if (n < 4)
+        return 0;
+    while (n - at >= 4) {
+        uint32_t v = (uint32_t)p[at] | (uint32_t)p[at + 1] << 8 | (uint32_t)p[at + 2] << 16 |
+                     (uint32_t)p[at + 3] << 24;
+        if (v == 0)
+            break;
+        at += 4;
+        if (v == REF_LEGACY_MAGIC)
+            continue;
+        if (v > n - at)
+            return 0;
+        at += v;
+    }
+    return at;
+}
+
+/* ref decodes with the compatible profile (what established decoders
+ * accept); a subject that rejects instead is right too when ref's strict
+ * profile rejects by a rule of the profile table (e.g. offset 0, which the
+ * kernel's decoder rejects and liblz4 accepts). */
+static int strict_rejects_by_profile_rule(const uint8_t *stream, size_t n)
+{
+    ref_frame_options o;
+    ref_frame_result r;
+    ref_frame_options_default(&o);
+    o.formats = REF_FORMAT_LEGACY;
+    o.profile = REF_PROFILE_STRICT;
+    r = ref_frame_decode(&o, stream, n, fz_scratch(2, MAX_OUT), MAX_OUT);
+    return r.status == REF_FRAME_ERR_BLOCK && ref_profile_rule_for(r.block_status) != NULL;
+}
+
+static void judge(const char *mode, int r, const ref_frame_result *ref, const uint8_t *want,
+                  const uint8_t *stream, size_t n)
+{
+    const char *entry = !strcmp(mode, "fill") ? "unlz4(fill)" : "unlz4(buffer)";
+    if (out_overflow)
+        return;   /* more than MAX_OUT: not compared */
+    if (ref->status == REF_FRAME_OK && r == 0) {
+        if (out_len != ref->written || (out_len && memcmp(out_buf, want, out_len) != 0))
+            fz_finding("wrong_output", entry, "%zu-byte stream: ref decodes %zu bytes, unlz4 "
+                       "flushed %zu%s", n, ref->written, out_len,
+                       out_len == ref->written ? " different bytes" : "");
+        fz_consume(out_buf, out_len);
+    } else if (ref->status == REF_FRAME_OK) {
+        if (strict_rejects_by_profile_rule(stream, n))
+            return;
+        fz_finding("rejects_valid", entry, "%zu-byte stream: ref decodes %zu bytes (%u members); "
+                   "unlz4 returned %d after flushing %zu", n, ref->written, ref->frames, r,
+                   out_len);
+    } else if (r == 0) {
+        fz_finding("accepts_invalid", entry, "%zu-byte stream: ref rejects it with %s (check %s) "
+                   "at byte %llu; unlz4 returned 0 and flushed %zu bytes", n,
+                   ref_frame_status_name(ref->status), ref_frame_check_name(ref->failed_check),
+                   (unsigned long long)ref->consumed, out_len);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const struct lz4_subject *s = lz4gate_subject();
+    fuzz_params fp;
+    uint8_t flags, *stream, *want;
+    size_t n, prefix;
+    ref_frame_options o;
+    ref_frame_result ref;
+    long pos;
+    int r;
+
+    if (!(s->caps & CAP_UNLZ4))
+        return 0;
+    (void)fz_latitude("UNLZ4_TRUSTED_CHUNK_SIZES");
+    fp_init(&fp, data, size, HEADER);
+    flags = fp_u8(&fp);
+    n = fp.payload_len;
+    if (n > INT_MAX)
+        return 0;
+    stream = fz_dup(fp.payload, n);
+    out_buf = fz_scratch(0, MAX_OUT);
+    ref.status = REF_FRAME_OK;
+
+    /* Fill mode reads the whole stream: ref on all of it (legacy frames
+     * only, no padding: a zero word is a chunk size, and an error). */
+    ref_frame_options_default(&o);
+    o.formats = REF_FORMAT_LEGACY;
+    want = fz_scratch(1, MAX_OUT);
+    if (!(flags & 2) && !fz_skip("unlz4(fill)")) {
+        ref = ref_frame_decode(&o, stream, n, want, MAX_OUT);
+        if (ref.status != REF_FRAME_ERR_OUTPUT_FULL && n) {
+            fill_src = stream;
+            fill_left = n;
+            out_len = 0;
+            out_overflow = 0;
+            pos = 0;
+            r = s->unlz4(NULL, 0, serve, collect, NULL, &pos, quiet_error);
+            judge("fill", r, &ref, want, stream, n);
+        }
+    }
+    /* Buffer mode: ref on the prefix unlz4 decodes. */
+    if (!(flags & 1) && !fz_skip("unlz4(buffer)") && (prefix = buffer_mode_prefix(stream, n))) {
+        ref = ref_frame_decode(&o, stream, prefix, want, MAX_OUT);
+        if (ref.status != REF_FRAME_ERR_OUTPUT_FULL) {
+            out_len = 0;
+            out_overflow = 0;
+            pos = 0;
+            r = s->unlz4(stream, (long)n, NULL, collect, NULL, &pos, quiet_error);
+            judge("buffer", r, &ref, want, stream, prefix);
+        }
+    }
+    free(stream);
+    return 0;
+}
