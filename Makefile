@@ -101,7 +101,7 @@ $(BUILD)/%: tests/c/%.c $(REF_SRCS) $(REF_HDRS)
 	$(REF_CC) $(REF_CFLAGS) -o $@ $< $(REF_SRCS)
 
 test: deps subjects
-	$(PYTHON) -m pytest -q tests
+	$(PYTHON) -m pytest -q --durations=25 tests
 
 # The default subjects, cached under build/subjects (nothing is installed:
 # the kernel .deb is downloaded and only its LZ4 files are extracted).

@@ -49,10 +49,15 @@ def link_program(subject_dir, config, main_sources, name, extra_objs=()):
         return out
     if config == "gcov":
         flags = flags + ["-DLZ4GATE_GCOV"]
+    # Linked to a private name, then renamed: runs in parallel threads (the
+    # regression mutants) may link and execute the same runner.
+    import threading
+    tmp = "%s.tmp.%d.%d" % (out, os.getpid(), threading.get_ident())
     cmd = [cc] + flags + subjects.OUR_WARNINGS + [
-        "-I" + HARNESS, "-I" + os.path.join(subjects.TOP, "ref"), "-o", out] + inputs + \
+        "-I" + HARNESS, "-I" + os.path.join(subjects.TOP, "ref"), "-o", tmp] + inputs + \
         info.get("link", [])
     subjects.run_or_fail(cmd, "linking the %s runner for %s" % (name, info["spec"]))
+    os.replace(tmp, out)
     return out
 
 

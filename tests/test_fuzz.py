@@ -100,14 +100,27 @@ PLANTED = [
 ]
 
 
-@pytest.mark.parametrize("target,subject,subject_b,evidence", PLANTED,
-                         ids=["%s-%s" % (p[0], p[2] or p[1]) for p in PLANTED])
-def test_planted_bug_is_found(target, subject, subject_b, evidence):
-    argv = ["run", "-q", "--fresh", "--target", target, "--subject", subject,
+def fuzz_planted(case):
+    target, subject, subject_b, _ = case
+    argv = ["run", "-q", "--fresh", "--jobs", "1", "--target", target, "--subject", subject,
             "--time", "30", "--runs", "200000", "--seed", "1"]
     if subject_b:
         argv += ["--subject-b", subject_b]
-    proc = fuzz_cli(*argv)
+    return fuzz_cli(*argv)
+
+
+@pytest.fixture(scope="module")
+def planted_runs():
+    # Two planted-bug runs at a time (one per core): each is a build and a
+    # short single-process fuzzing run.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(PLANTED, pool.map(fuzz_planted, PLANTED)))
+
+
+@pytest.mark.parametrize("target,subject,subject_b,evidence", PLANTED,
+                         ids=["%s-%s" % (p[0], p[2] or p[1]) for p in PLANTED])
+def test_planted_bug_is_found(target, subject, subject_b, evidence, planted_runs):
+    proc = planted_runs[(target, subject, subject_b, evidence)]
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "crash(es)" in proc.stdout, proc.stdout
     crashes = [l.strip() for l in proc.stdout.splitlines() if "/crashes/" in l and

@@ -246,7 +246,10 @@ def test_fuzz_bench_bad_input():
 # ---- AFL++ on every default subject -----------------------------------------------
 
 @pytest.mark.skipif(shutil.which("afl-fuzz") is None, reason="AFL++ not installed")
-@pytest.mark.parametrize("subject", ["ref", "upstream", "kernel"])
+# ref and the kernel tree here; the upstream tree's AFL++ build (lz4.c, lz4hc.c,
+# lz4frame.c under afl-clang-fast -O2 + ASan) costs ~1.5 min cold, so it is
+# checked by `make fuzz ENGINE=afl` (closing note of the fuzzing issue).
+@pytest.mark.parametrize("subject", ["ref", "kernel"])
 def test_afl_runs_decode_differential_on_each_default_subject(subject):
     need(subject)
     proc = run(FUZZ_PY, "run", "--fresh", "--engine", "afl", "--target", "decode_differential",
