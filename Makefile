@@ -10,7 +10,7 @@
 #   make contracts API contract tests: SUBJECT="ref system upstream kernel"
 #                  CONFIGS="asan64 asan32 O0 O2" PATCHES="a.patch ..."
 #   make regress   regression cases: SUBJECT="ref upstream kernel" CONFIGS=...
-#   make fuzz      differential fuzzing: TARGET=... SUBJECT=... ENGINE=libfuzzer|afl TIME=60
+#   make fuzz      differential fuzzing (7 targets): TARGET=... SUBJECT=... ENGINE=libfuzzer|afl TIME=60
 #   make fuzz-bench  exec/s of the fuzz targets vs upstream's fuzzers: TIME=30 FIND=1
 #   make corpus-min  minimise corpus/<target>/: TARGET=all ENGINE=libfuzzer|afl
 #   make triage    crash -> regression-case skeleton: CRASH=file TARGET=... SUBJECT=...
@@ -155,15 +155,18 @@ clean:
 	rm -rf build
 
 # Fuzzing: TARGET=decode_differential|compress_roundtrip|ref_to_subject|base_vs_candidate|all
-# SUBJECT=upstream (base_vs_candidate: BASE and CANDIDATE) ENGINE=libfuzzer|afl TIME=60 JOBS=2
+# SUBJECT=upstream (base_vs_candidate: BASE and CANDIDATE; legacy_decode: kernel,
+# the subject with unlz4) ENGINE=libfuzzer|afl TIME=60 JOBS=2
 TARGET ?= all
 TIME ?= 60
 ENGINE ?= libfuzzer
-FUZZ_TARGETS := decode_differential compress_roundtrip ref_to_subject base_vs_candidate
+FUZZ_TARGETS := decode_differential compress_roundtrip ref_to_subject base_vs_candidate \
+	frame_decode frame_roundtrip legacy_decode
 .PHONY: fuzz
 fuzz: subjects
 	@set -e; for t in $(if $(filter all,$(TARGET)),$(FUZZ_TARGETS),$(TARGET)); do \
 	  if [ $$t = base_vs_candidate ]; then s="--subject $(or $(BASE),kernel) --subject-b $(or $(CANDIDATE),upstream)"; \
+	  elif [ $$t = legacy_decode ]; then s="--subject $(if $(filter command line,$(origin SUBJECT)),$(SUBJECT),kernel)"; \
 	  else s="--subject $(if $(filter command line,$(origin SUBJECT)),$(SUBJECT),upstream)"; fi; \
 	  $(PYTHON) harness/fuzz.py run --target $$t $$s --engine $(ENGINE) --time $(TIME) --jobs $(JOBS) --known; \
 	done
