@@ -1,199 +1,132 @@
 # lz4gate — conformance and differential-fuzzing suite for vendored LZ4.
 #
-#   make test      set up (apt-get as root), then run the suite's own tests
 #   make gate      gate a vendoring update: BASE=SPEC CANDIDATE=SPEC PATCHES=...
 #                  FUZZ_TIME=60 JOBS=2 STRICT=1 (default: kernel 6.1 -> upstream 1.9.4)
+#   make test      set up (apt-get as root), then every test of the suite (<= 12 min)
+#   make check     the inner loop: a fast subset of `make test` (<= 3 min)
 #   make bench     reference codec vs the system liblz4, side by side; then fuzz-bench
-#   make mutants   show that every named check of the reference decoder is
-#                  exercised by a test that fails without it
-#   make subjects  fetch the default subjects (Debian's lz4 source, linux 6.1)
+#   make mutants   every named check of ref is needed by a unit test, and every
+#                  regression case fails on a subject that has its bug
+#   make subjects  fetch the default subjects (Debian's lz4 source, linux 6.1 and 6.12)
 #   make contracts API contract tests: SUBJECT="ref system upstream kernel"
 #                  CONFIGS="asan64 asan32 O0 O2" PATCHES="a.patch ..."
 #   make regress   regression cases: SUBJECT="ref upstream kernel" CONFIGS=...
-#   make fuzz      differential fuzzing (7 targets): TARGET=... SUBJECT=... ENGINE=libfuzzer|afl TIME=60
+#   make fuzz      differential fuzzing: TARGET=... SUBJECT=... ENGINE=libfuzzer|afl TIME=60
 #   make fuzz-bench  exec/s of the fuzz targets vs upstream's fuzzers: TIME=30 FIND=1
 #   make corpus-min  minimise corpus/<target>/: TARGET=all ENGINE=libfuzzer|afl
 #   make triage    crash -> regression-case skeleton: CRASH=file TARGET=... SUBJECT=...
+#   make vectors   regenerate corpus/vectors (deterministic)
+#   make lz4ref    the reference frame codec as a command-line tool
 #   make clean     remove build/
 #
-# Everything is built out of tree under build/. C builds are plain make;
-# orchestration is Python 3 (standard library), tests are pytest.
+# Every command is `python3 -m harness COMMAND` underneath (python3 -m harness
+# --help); everything is built out of tree under build/.
 
 PYTHON ?= /usr/bin/python3
+HARNESS := $(PYTHON) -m harness
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-
-# ---- build configurations for the reference codec and its C tests ------
-# CONFIG selects one; `make ref-tests CONFIG=asan32` builds into build/ref/asan32.
-CONFIG ?= asan64
-REF_CONFIGS := asan64 asan32 gcc-O0 gcc-O2 gcc-O2-m32 clang-O2
-
+# pytest-xdist workers for make test / make check: both cores busy.
+TEST_WORKERS ?= $(JOBS)
 WARN := -std=c11 -Wall -Wextra -Werror
-SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-cfg_cc_asan64 := clang
-cfg_flags_asan64 := -O1 -g $(SAN)
-cfg_bits_asan64 := 64
-cfg_cc_asan32 := clang
-cfg_flags_asan32 := -m32 -O1 -g $(SAN)
-cfg_bits_asan32 := 32
-cfg_cc_gcc-O0 := gcc
-cfg_flags_gcc-O0 := -O0 -g
-cfg_bits_gcc-O0 := 64
-cfg_cc_gcc-O2 := gcc
-cfg_flags_gcc-O2 := -O2 -g
-cfg_bits_gcc-O2 := 64
-cfg_cc_gcc-O2-m32 := gcc
-cfg_flags_gcc-O2-m32 := -m32 -O2 -g
-cfg_bits_gcc-O2-m32 := 32
-cfg_cc_clang-O2 := clang
-cfg_flags_clang-O2 := -O2 -g
-cfg_bits_clang-O2 := 64
 
-ifeq ($(cfg_cc_$(CONFIG)),)
-$(error unknown CONFIG '$(CONFIG)'; use one of: $(REF_CONFIGS))
-endif
-
-# MUTANT=NAME builds the reference decoder with check NAME switched off
-# (ref/checks.h) into build/mutants/NAME/CONFIG.
-MUTANT ?=
-ifeq ($(MUTANT),)
-BUILD := build/ref/$(CONFIG)
-MUTANT_FLAGS :=
-else
-BUILD := build/mutants/$(MUTANT)/$(CONFIG)
-MUTANT_FLAGS := -DREF_MUTANT=$(MUTANT)
-endif
-
-REF_CC := $(cfg_cc_$(CONFIG))
-REF_CFLAGS := $(WARN) $(cfg_flags_$(CONFIG)) $(MUTANT_FLAGS) -Iref -Itests/c
-REF_SRCS := $(sort $(wildcard ref/*.c))
-REF_HDRS := $(wildcard ref/*.h) tests/c/check.h
-
-# Unit tests: one program per tests/c/test_*.c. The interop test needs the
-# system liblz4, which Debian ships for the native (64-bit) ABI only.
-UNIT_TESTS := $(sort $(basename $(notdir $(wildcard tests/c/test_*.c))))
-ifeq ($(cfg_bits_$(CONFIG)),32)
-UNIT_TESTS := $(filter-out test_interop,$(UNIT_TESTS))
-endif
-UNIT_BINS := $(addprefix $(BUILD)/,$(UNIT_TESTS))
-
-.PHONY: all deps test ref-tests ref-tests-all mutants bench clean help subjects contracts regress
+.PHONY: all help deps subjects test check ref-tests mutants bench contracts regress \
+	vectors lz4ref fuzz fuzz-bench corpus-min triage gate clean
 
 all: ref-tests
 
 help:
-	@sed -n '1,19p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,22p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@bash ci/deps.sh
 
-ref-tests: $(UNIT_BINS)
-
-# All configurations at once (used by the pytest suite).
-ref-tests-all:
-	@for c in $(REF_CONFIGS); do $(MAKE) -s --no-print-directory ref-tests CONFIG=$$c || exit 1; done
-
-$(BUILD)/test_interop: tests/c/test_interop.c $(REF_SRCS) $(REF_HDRS)
-	@mkdir -p $(dir $@)
-	$(REF_CC) $(REF_CFLAGS) -o $@ $< $(REF_SRCS) -llz4
-
-$(BUILD)/%: tests/c/%.c $(REF_SRCS) $(REF_HDRS)
-	@mkdir -p $(dir $@)
-	$(REF_CC) $(REF_CFLAGS) -o $@ $< $(REF_SRCS)
+# The default subjects, cached under build/subjects (nothing is installed:
+# the kernel .debs are downloaded and only their LZ4 files are extracted).
+subjects: deps
+	@$(HARNESS) fetch --download-kernel --quiet >/dev/null
 
 test: deps subjects
-	$(PYTHON) -m pytest -q --durations=25 tests
+	$(PYTHON) -m pytest -q -n $(TEST_WORKERS) --durations=25 tests
 
-# The default subjects, cached under build/subjects (nothing is installed:
-# the kernel .deb is downloaded and only its LZ4 files are extracted).
-subjects: deps
-	@$(PYTHON) harness/fetch_subjects.py --download-kernel --quiet >/dev/null
+# The inner loop (README: which to run when): ref unit tests (asan64),
+# contracts on ref and upstream (asan64), regress --check, corpus replays (asan64).
+check: deps subjects
+	$(PYTHON) -m pytest -q -n $(TEST_WORKERS) -m check tests
 
-SUBJECT ?= ref system upstream kernel
-CONFIGS ?= asan64 asan32 O0 O2
-PATCHES ?=
-regress: subjects
-	$(PYTHON) harness/regress.py $(if $(filter command line,$(origin SUBJECT)),$(SUBJECT),ref upstream kernel) \
-		$(if $(filter command line,$(origin CONFIGS)),$(foreach c,$(CONFIGS),--config $(c))) \
-		$(foreach p,$(PATCHES),--patch $(p))
-
-contracts: subjects
-	$(PYTHON) harness/contracts.py $(SUBJECT) $(foreach c,$(CONFIGS),--config $(c)) \
-		$(foreach p,$(PATCHES),--patch $(p))
+# ref's C unit tests, CONFIG=asan64|asan32|gcc-O0|gcc-O2|gcc-O2-m32|clang-O2
+CONFIG ?= asan64
+ref-tests:
+	$(HARNESS) ref-tests --config $(CONFIG) --run
 
 # Every named check of ref is exercised by a unit test, and every regression
 # case fails on the subjects that have its bug.
 mutants: deps subjects
 	$(PYTHON) tests/mutants.py
-	$(PYTHON) harness/regress.py --mutants
+	$(HARNESS) regress --mutants
 
-# Known-answer vectors: corpus/vectors is generated by harness/make_vectors.c
+SUBJECT ?= ref system upstream kernel
+CONFIGS ?= asan64 asan32 O0 O2
+PATCHES ?=
+regress: subjects
+	$(HARNESS) regress $(if $(filter command line,$(origin SUBJECT)),$(SUBJECT),ref upstream kernel) \
+		$(if $(filter command line,$(origin CONFIGS)),$(foreach c,$(CONFIGS),--config $(c))) \
+		$(foreach p,$(PATCHES),--patch $(p))
+
+contracts: subjects
+	$(HARNESS) contracts $(SUBJECT) $(foreach c,$(CONFIGS),--config $(c)) \
+		$(foreach p,$(PATCHES),--patch $(p))
+
+# Known-answer vectors: corpus/vectors is generated by harness/runners/vectors/
 # (deterministic; tests/test_vectors.py checks the committed files match).
-build/make_vectors: harness/make_vectors.c harness/sha256.c $(REF_SRCS) $(REF_HDRS)
-	@mkdir -p $(dir $@)
-	clang $(WARN) -O2 -Iref -Iharness -o $@ $< harness/sha256.c $(REF_SRCS)
-
-.PHONY: vectors
-vectors: build/make_vectors
-	build/make_vectors corpus/vectors
+vectors:
+	$(HARNESS) vectors --write corpus/vectors
 
 # lz4ref: command-line frame/legacy codec on the reference codec (tools/).
-.PHONY: lz4ref
 lz4ref: build/lz4ref
-build/lz4ref: $(wildcard tools/lz4ref*.c tools/lz4ref*.h) $(REF_SRCS) $(REF_HDRS)
+build/lz4ref: $(wildcard tools/lz4ref*.c tools/lz4ref*.h ref/*.c ref/*.h)
 	@mkdir -p $(dir $@)
-	gcc $(WARN) -O2 -Iref -Itools -o $@ $(wildcard tools/lz4ref*.c) $(REF_SRCS)
+	gcc $(WARN) -O2 -Iref -Itools -o $@ $(wildcard tools/lz4ref*.c) $(wildcard ref/*.c)
 
-build/bench/ref_bench: bench/ref_bench.c $(REF_SRCS) $(REF_HDRS)
+build/bench/ref_bench: bench/ref_bench.c $(wildcard ref/*.c ref/*.h harness/runners/common/*.h)
 	@mkdir -p $(dir $@)
-	gcc $(WARN) -O2 -march=x86-64 -Iref -o $@ $< $(REF_SRCS) -llz4
+	gcc $(WARN) -O2 -march=x86-64 -Iref -Iharness/runners/common -o $@ $< $(wildcard ref/*.c) -llz4
 
 bench: deps build/bench/ref_bench
 	build/bench/ref_bench
 	@$(MAKE) --no-print-directory fuzz-bench
 
-clean:
-	rm -rf build
-
-# Fuzzing: TARGET=decode_differential|compress_roundtrip|ref_to_subject|base_vs_candidate|all
-# SUBJECT=upstream (base_vs_candidate: BASE and CANDIDATE; legacy_decode: kernel,
-# the subject with unlz4) ENGINE=libfuzzer|afl TIME=60 JOBS=2
+# Fuzzing: TARGET=all or one of fuzz/targets.tsv; SUBJECT (default: the
+# target's, from fuzz/targets.tsv; base_vs_candidate: BASE and CANDIDATE)
+# ENGINE=libfuzzer|afl TIME=60 JOBS=2
 TARGET ?= all
 TIME ?= 60
 ENGINE ?= libfuzzer
-FUZZ_TARGETS := decode_differential compress_roundtrip ref_to_subject base_vs_candidate \
-	frame_decode frame_roundtrip legacy_decode
-.PHONY: fuzz
 fuzz: subjects
-	@set -e; for t in $(if $(filter all,$(TARGET)),$(FUZZ_TARGETS),$(TARGET)); do \
-	  if [ $$t = base_vs_candidate ]; then s="--subject $(or $(BASE),kernel) --subject-b $(or $(CANDIDATE),upstream)"; \
-	  elif [ $$t = legacy_decode ]; then s="--subject $(if $(filter command line,$(origin SUBJECT)),$(SUBJECT),kernel)"; \
-	  else s="--subject $(if $(filter command line,$(origin SUBJECT)),$(SUBJECT),upstream)"; fi; \
-	  $(PYTHON) harness/fuzz.py run --target $$t $$s --engine $(ENGINE) --time $(TIME) --jobs $(JOBS) --known; \
-	done
+	$(HARNESS) fuzz run --target $(TARGET) --engine $(ENGINE) --time $(TIME) --jobs $(JOBS) \
+		$(if $(filter command line,$(origin SUBJECT)),--subject $(SUBJECT)) \
+		$(if $(BASE),--base $(BASE)) $(if $(CANDIDATE),--candidate $(CANDIDATE))
 
 # The gate: may CANDIDATE replace BASE? (ci/gate.py --help)
 BASE ?= kernel
 CANDIDATE ?= upstream
 FUZZ_TIME ?= 60
 GATE_CONFIGS ?= asan64,asan32,O0,O2
-.PHONY: gate
 gate: subjects
 	$(PYTHON) ci/gate.py --base $(BASE) --candidate $(CANDIDATE) --fuzz-time $(FUZZ_TIME) \
 		--jobs $(JOBS) --configs $(GATE_CONFIGS) $(if $(STRICT),--strict) \
 		$(foreach p,$(PATCHES),--patch $(p))
 
-# Fuzz tooling (bench/fuzz_bench.py --help, harness/fuzz.py --help).
-# fuzz-bench: TIME seconds per fuzzer (default 30); FIND=1 adds time-to-find.
-# corpus-min: TARGET=all|T ENGINE=libfuzzer|afl [SUBJECT=...] [DRY_RUN=1]
-# triage: CRASH=file TARGET=T SUBJECT=spec [SUBJECT_B=spec] [ID=case-id]
-.PHONY: fuzz-bench corpus-min triage
+# Fuzz tooling (python3 -m harness fuzz-bench --help, python3 -m harness fuzz --help).
 fuzz-bench: subjects
-	$(PYTHON) bench/fuzz_bench.py --time $(if $(filter command line,$(origin TIME)),$(TIME),30) \
+	$(HARNESS) fuzz-bench --time $(if $(filter command line,$(origin TIME)),$(TIME),30) \
 		$(if $(FIND),--find)
 corpus-min: subjects
-	$(PYTHON) harness/fuzz.py corpus-min --target $(TARGET) --engine $(ENGINE) \
+	$(HARNESS) fuzz corpus-min --target $(TARGET) --engine $(ENGINE) \
 		$(if $(filter command line,$(origin SUBJECT)),--subject $(SUBJECT)) $(if $(DRY_RUN),--dry-run)
 triage: subjects
-	$(PYTHON) harness/fuzz.py triage $(CRASH) $(if $(filter command line,$(origin TARGET)),--target $(TARGET)) \
+	$(HARNESS) fuzz triage $(CRASH) $(if $(filter command line,$(origin TARGET)),--target $(TARGET)) \
 		--subject $(if $(filter command line,$(origin SUBJECT)),$(SUBJECT),upstream) \
 		$(if $(SUBJECT_B),--subject-b $(SUBJECT_B)) $(if $(ID),--id $(ID))
+
+clean:
+	rm -rf build

@@ -18,8 +18,10 @@ packages=(
     afl++                 # AFL++ engine (afl-clang-fast, afl-fuzz)
     gcovr                 # coverage reports
     python3-pytest        # the suite's own tests
+    python3-pytest-xdist  # ... on every core (make test, make check)
     gcc-multilib          # 32-bit builds
     g++-multilib          # 32-bit libFuzzer builds (libstdc++)
+    qemu-user             # runs 32-bit builds where the kernel cannot (no IA-32 emulation)
     liblz4-dev            # the system liblz4: interop peer and `system` subject
     lz4                   # the lz4 command-line tool (frame interop)
     dpkg-dev              # apt-get source (the upstream lz4 subject)

@@ -7,7 +7,7 @@
  * target and dictionary): the two must return the same value and the same
  * bytes. Where they differ, the difference must be explained: each side's
  * result is judged against ref exactly as in decode_differential
- * (fuzz_oracle.h), so it passes only when both results are ones the
+ * (oracle_verdict.c), so it passes only when both results are ones the
  * profile table and the partial-decoding conventions allow. A candidate
  * whose result fails that judgement is a finding; a base that fails it
  * while the candidate passes is a fix, not a finding. The candidate's
@@ -28,9 +28,14 @@
  *   u8+u32  partial target: fp_size_near(exact decoded size, 16 MiB)
  *   i32     acceleration / HC level
  */
-#define FUZZ_TARGET_NAME "base_vs_candidate"
-#include "fuzz_oracle.h"
-#include "fuzz_params.h"
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle.h"
+#include "subject.h"
+#include "params.h"
+
+FZ_TARGET("base_vs_candidate");
 
 #define HEADER 28
 
@@ -124,6 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fz_call ca, cb;
     int which;
 
+    fz_input(data, size);
     fp_init(&fp, data, size, HEADER);
     flags = fp_u8(&fp);
     dict_len = fp_dict_len(&fp);

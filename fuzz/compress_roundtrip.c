@@ -9,7 +9,7 @@
  * succeeds; the block decodes exactly and obeys every rule of the spec
  * (strict); the same call twice gives the same bytes.
  *
- * Input: [20-byte header][payload]. Header, in draw order (fuzz_params.h):
+ * Input: [20-byte header][payload]. Header, in draw order (params.h):
  *   u8      mode: 0 compress_default, 1 compress_fast, 2 compress_default
  *           with a capacity around the compressed size (limited output),
  *           3 compress_dest_size, 4 compress_hc, 5 compress_using_dict
@@ -27,9 +27,14 @@
  *   u32     dictionary (mode 5): the first (v % (payload + 1)) payload bytes,
  *           the rest is the data
  */
-#define FUZZ_TARGET_NAME "compress_roundtrip"
-#include "fuzz_oracle.h"
-#include "fuzz_params.h"
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle.h"
+#include "subject.h"
+#include "params.h"
+
+FZ_TARGET("compress_roundtrip");
 
 #define HEADER 20
 
@@ -187,6 +192,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int32_t pv;
     size_t cap_draw_pos;
 
+    fz_input(data, size);
     memset(&j, 0, sizeof j);
     j.s = lz4gate_subject();
     fp_init(&fp, data, size, HEADER);

@@ -1,10 +1,10 @@
 /*
  * decode_differential: arbitrary bytes as an LZ4 block, decoded by every
  * decoder the subject has and by the reference (ref/), which must agree
- * (fuzz_oracle.h: verdict, profile tolerance, independence of the
- * destination's previous content).
+ * (oracle_verdict.c: verdict, profile tolerance; oracle_call.c:
+ * independence of the destination's previous content).
  *
- * Input: [24-byte header][block]. Header, in draw order (fuzz_params.h):
+ * Input: [24-byte header][block]. Header, in draw order (params.h):
  *   u8      flags: bit 0 dictionary as a prefix of dst (else a separate
  *                  buffer); bit 1 size capacity and target on the decode
  *                  with the dictionary (else without)
@@ -17,9 +17,15 @@
  * "Exact decoded size" is what ref's compatible decode produces with no
  * capacity limit (on a malformed block: the bytes before the error).
  */
-#define FUZZ_TARGET_NAME "decode_differential"
-#include "fuzz_oracle.h"
-#include "fuzz_params.h"
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle.h"
+#include "subject.h"
+#include "params.h"
+
+FZ_TARGET("decode_differential");
 
 #define HEADER 24
 
@@ -35,6 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fz_call c;
     fz_result r;
 
+    fz_input(data, size);
     fp_init(&fp, data, size, HEADER);
     flags = fp_u8(&fp);
     dict_len = fp_dict_len(&fp);

@@ -11,7 +11,7 @@
  *   - never: a stall, an output size or consumed size above what was
  *     offered, more output than ref's capacity (FRAME_DRIVE_* outcomes).
  *
- * Input: [22-byte header][stream]. Header, in draw order (fuzz_params.h):
+ * Input: [22-byte header][stream]. Header, in draw order (params.h):
  *   u8   flags: bit 0 decode with a dictionary (for Dict-ID frames and
  *        frames compressed on one)
  *   u32  input chunk: 0 = all at once, else 1 + value % stream size
@@ -21,11 +21,16 @@
  *   u8+u32  dictionary size (fp_dict_len)  (with flag bit 0)
  *   u64  dictionary seed                    (with flag bit 0)
  */
-#define FUZZ_TARGET_NAME "frame_decode"
+#include <stdlib.h>
+#include <string.h>
+
 #include "frame_driver.h"
-#include "fuzz_oracle.h"
-#include "fuzz_params.h"
+#include "oracle.h"
+#include "subject.h"
+#include "params.h"
 #include "lz4frame_ref.h"
+
+FZ_TARGET("frame_decode");
 
 #define HEADER 22
 #define MAX_OUT ((size_t)32 << 20)   /* streams that decode to more are skipped */
@@ -44,6 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     frame_drive d;
     void *dctx;
 
+    fz_input(data, size);
     if (!(s->caps & CAP_FRAME_DECOMPRESS) || fz_skip("frame_decompress"))
         return 0;
     fp_init(&fp, data, size, HEADER);

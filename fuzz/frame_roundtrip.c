@@ -15,7 +15,7 @@
  * accepted: LZ4F_compressFrame picks the block size itself for small
  * inputs), else mapped onto 4..7.
  *
- * Input: [32-byte header][data]. Header, in draw order (fuzz_params.h):
+ * Input: [33-byte header][data]. Header, in draw order (params.h):
  *   u8   flags: bit 0 subject -> ref (else ref -> subject); bit 1 streamed
  *        compression; bit 2 dictionary; bit 3 with Dict-ID (ref -> subject)
  *   u8   block size id       u8 bits: independent, content checksum, block
@@ -26,13 +26,18 @@
  *   u32  output room per decode call (0 = all)
  *   u8+u32  dictionary size (fp_dict_len), u64 dictionary seed
  */
-#define FUZZ_TARGET_NAME "frame_roundtrip"
+#include <stdlib.h>
+#include <string.h>
+
 #include "frame_driver.h"
-#include "fuzz_oracle.h"
-#include "fuzz_params.h"
+#include "oracle.h"
+#include "subject.h"
+#include "params.h"
 #include "lz4frame_ref.h"
 
-#define HEADER 32
+FZ_TARGET("frame_roundtrip");
+
+#define HEADER 33
 
 static int valid_block_size_id(int id) { return id == 0 || (id >= 4 && id <= 7); }
 
@@ -168,6 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t *dict = NULL;
     uint64_t seed;
 
+    fz_input(data, size);
     fp_init(&fp, data, size, HEADER);
     flags = fp_u8(&fp);
     block_id = fp_u8(&fp);

@@ -13,13 +13,19 @@
  * in the input (the latitude UNLZ4_TRUSTED_CHUNK_SIZES, KLZ4-UNLZ4-CHUNK).
  * Output goes to a flush callback.
  *
- * Input: [8-byte header][stream]. Header (fuzz_params.h): u8 flags (bit 0
+ * Input: [8-byte header][stream]. Header (params.h): u8 flags (bit 0
  * skip buffer mode, bit 1 skip fill mode); the other bytes are reserved.
  */
-#define FUZZ_TARGET_NAME "legacy_decode"
-#include "fuzz_oracle.h"
-#include "fuzz_params.h"
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle.h"
+#include "subject.h"
+#include "params.h"
 #include "lz4frame_ref.h"
+
+FZ_TARGET("legacy_decode");
 
 #define HEADER 8
 #define MAX_OUT ((size_t)48 << 20)
@@ -130,6 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     long pos;
     int r;
 
+    fz_input(data, size);
     if (!(s->caps & CAP_UNLZ4))
         return 0;
     (void)fz_latitude("UNLZ4_TRUSTED_CHUNK_SIZES");

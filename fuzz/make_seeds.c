@@ -4,7 +4,7 @@
  *   make_seeds TARGET DIR
  *
  * Every seed is [header][payload] in the layout the target documents
- * (fuzz/<target>.c), written with fuzz_params.h's fp_put_* in the target's
+ * (fuzz/<target>.c), written with params.h's fp_put_* in the target's
  * draw order. Payloads come from the reference codec only: ref_encode over
  * a few synthetic data sets (text, runs, pseudo-random bytes, a dictionary
  * case), ref_gen_block over a range of seeds and sizes, and a handful of
@@ -15,10 +15,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FUZZ_TARGET_NAME "make_seeds"
-#include "fuzz_oracle.h"
-#include "fuzz_params.h"
+#include "alloc.h"
 #include "lz4frame_ref.h"
+#include "oracle.h"
+#include "params.h"
+#include "prng.h"
+#include "ref_calls.h"
+
+/* oracle.c's failure lines name the program; its fz_fill_dict makes the
+ * dictionaries exactly as the targets draw them. */
+FZ_TARGET("make_seeds");
+
+/* The length of a written header; a header longer than its buffer (the
+ * target's HEADER) is a bug of this file, not a seed. */
+static size_t header_len(const fuzz_header_writer *w)
+{
+    if (w->len > w->cap) {
+        fprintf(stderr, "make_seeds: a header of %zu bytes for a %zu-byte buffer\n", w->len,
+                w->cap);
+        exit(2);
+    }
+    return w->len;
+}
 
 static const char *outdir;
 static int seq;
@@ -60,52 +78,37 @@ static void make_samples(void)
 {
     static const char *words[] = { "lz4 ", "block ", "format ", "literal ", "match ",
                                    "offset ", "token ", "the ", "end ", "of " };
-    uint8_t *t = malloc(1500), *z = malloc(3000), *r = malloc(200), *m = malloc(2000),
-            *a = malloc(1200);
+    uint8_t *t = xmalloc(1500), *z = xmalloc(3000), *r = xmalloc(200), *m = xmalloc(2000),
+            *a = xmalloc(1200);
     size_t i, k = 0;
-    uint64_t x = 12345;
+    ref_prng rng = { 12345 };
     while (k < 1500) {
-        const char *w;
-        x = x * 6364136223846793005ull + 1442695040888963407ull;
-        w = words[(x >> 33) % 10];
+        const char *w = words[ref_prng_below(&rng, 10)];
         for (i = 0; w[i] && k < 1500; i++)
             t[k++] = (uint8_t)w[i];
     }
     add_sample("text", t, 1500);
     memset(z, 0, 3000);
     add_sample("zeros", z, 3000);
-    fz_fill_prng(r, 200, 7, 0);
+    ref_prng_fill(r, 200, 7, 0);
     add_sample("random", r, 200);
     memcpy(m, t, 700);
     memset(m + 700, 'x', 600);
-    fz_fill_prng(m + 1300, 700, 9, 0);
+    ref_prng_fill(m + 1300, 700, 9, 0);
     add_sample("mixed", m, 2000);
-    fz_fill_prng(a, 1200, 3, 4);
+    ref_prng_fill(a, 1200, 3, 4);
     add_sample("abcd", a, 1200);
     add_sample("tiny13", (uint8_t *)"abcdabcdabcda", 13);
     add_sample("one", (uint8_t *)"a", 1);
     add_sample("empty", (uint8_t *)"", 0);
 }
 
+/* The block ref_encode writes (0 bytes when it fails). */
 static size_t encode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap, int accel,
-                     const uint8_t *dict, size_t dict_len, ref_encode_mode mode,
-                     size_t *consumed)
+                     const uint8_t *dict, size_t dict_len)
 {
-    static uint8_t state[REF_ENCODE_STATE_SIZE];
-    ref_encode_params p;
-    ref_encode_result r;
-    memset(&p, 0, sizeof p);
-    p.src = src;
-    p.src_len = n;
-    p.dst = dst;
-    p.dst_cap = cap;
-    p.acceleration = accel;
-    p.dict = dict;
-    p.dict_len = dict_len;
-    p.mode = mode;
-    r = ref_encode(&p, state);
-    if (consumed)
-        *consumed = r.consumed;
+    ref_encode_result r = ref_encode_with(src, n, dst, cap, accel, REF_ENCODE_LIMITED, dict,
+                                          dict_len);
     return r.ok ? r.written : 0;
 }
 
@@ -135,7 +138,7 @@ static void block_seed(int bvc, const uint8_t *block, size_t blen, uint8_t flags
     }
     if (bvc)
         fp_put_u32(&w, 1);              /* acceleration / level */
-    save(hdr, w.len, block, blen, what);
+    save(hdr, header_len(&w), block, blen, what);
 }
 
 static void decode_seeds(int bvc)
@@ -148,8 +151,7 @@ static void decode_seeds(int bvc)
     static const uint8_t zero_byte[] = { 0 };
 
     for (i = 0; i < nsamples; i++) {
-        n = encode(samples[i].data, samples[i].n, block, sizeof block, 1, NULL, 0,
-                   REF_ENCODE_LIMITED, NULL);
+        n = encode(samples[i].data, samples[i].n, block, sizeof block, 1, NULL, 0);
         block_seed(bvc, block, n, 0, 0, 0, 0, 0, samples[i].name);
         if (samples[i].n > 20) {
             block_seed(bvc, block, n, 0, 0, 0, -1, 0, samples[i].name);
@@ -176,8 +178,7 @@ static void decode_seeds(int bvc)
         uint8_t data[1500];
         memcpy(data, dict + 500, 600);
         memcpy(data + 600, samples[0].data, 900);
-        n = encode(data, sizeof data, block, sizeof block, 1, dict, 2000,
-                   REF_ENCODE_LIMITED, NULL);
+        n = encode(data, sizeof data, block, sizeof block, 1, dict, 2000);
         block_seed(bvc, block, n, 2, 2000, 77, 0, 0, "dict-ext");
         block_seed(bvc, block, n, 3, 2000, 77, 0, 0, "dict-prefix");
     }
@@ -188,8 +189,7 @@ static void decode_seeds(int bvc)
     block_seed(bvc, bad_chain, sizeof bad_chain, 0, 0, 0, 0, 0, "chain");
     block_seed(bvc, far_offset, sizeof far_offset, 0, 0, 0, 0, 0, "faroffset");
     block_seed(bvc, zero_byte, 1, 0, 0, 0, 0, 0, "zero");
-    n = encode(samples[0].data, samples[0].n, block, sizeof block, 1, NULL, 0,
-               REF_ENCODE_LIMITED, NULL);
+    n = encode(samples[0].data, samples[0].n, block, sizeof block, 1, NULL, 0);
     block_seed(bvc, block, n / 2, 0, 0, 0, 0, 0, "truncated");
 }
 
@@ -207,7 +207,7 @@ static void compress_seed(uint8_t mode, uint8_t synth, uint32_t len, uint8_t pse
     fp_put_u32(&w, (uint32_t)pv);
     fp_put_size_near(&w, cap_delta);
     fp_put_u32(&w, dict_sel);
-    save(hdr, w.len, s->data, s->n, s->name);
+    save(hdr, header_len(&w), s->data, s->n, s->name);
 }
 
 static void compress_seeds(void)
@@ -258,7 +258,7 @@ static void r2s_seed(uint8_t source, uint8_t enc, uint32_t len, int32_t accel, u
     fp_put_size_near(&w, target_delta);
     fp_put_u32(&w, short_k);
     fp_put_u8(&w, dflags);
-    save(hdr, w.len, s ? s->data : NULL, s ? s->n : 0, what);
+    save(hdr, header_len(&w), s ? s->data : NULL, s ? s->n : 0, what);
 }
 
 static void r2s_seeds(void)
@@ -286,9 +286,7 @@ static void r2s_seeds(void)
 static size_t encode_frame(const ref_frame_prefs *p, const sample *s, size_t n, uint8_t **out)
 {
     size_t cap = p ? ref_frame_bound(n, p) : ref_legacy_bound(n), len;
-    *out = malloc(cap ? cap : 1);
-    if (!*out)
-        exit(2);
+    *out = xmalloc(cap);
     len = p ? ref_frame_encode(p, s->data, n, *out, cap)
             : ref_legacy_encode(s->data, n, *out, cap, 1);
     if (!len) {
@@ -311,7 +309,7 @@ static void frame_decode_seed(uint8_t flags, uint32_t in_chunk, uint32_t room, s
     fp_put_u8(&w, dict_len ? 1 : 0);
     fp_put_u32(&w, (uint32_t)dict_len);
     fp_put_u64(&w, dict_seed);
-    save(hdr, w.len, stream, n, what);
+    save(hdr, header_len(&w), stream, n, what);
 }
 
 static void frame_decode_seeds(void)
@@ -339,7 +337,7 @@ static void frame_decode_seeds(void)
     p.block_max = 5;
     lf = encode_frame(&p, &samples[0], 3000, &f);
     lg = encode_frame(&p, &samples[1], 2000, &g);
-    both = malloc(sizeof skippable + lf + lg);
+    both = xmalloc(sizeof skippable + lf + lg);
     memcpy(both, skippable, sizeof skippable);
     memcpy(both + sizeof skippable, f, lf);
     memcpy(both + sizeof skippable + lf, g, lg);
@@ -368,7 +366,7 @@ static void frame_rt_seed(uint8_t flags, uint8_t block_id, uint8_t bits, int32_t
                           uint32_t piece, uint32_t room, size_t dict_len, const sample *s,
                           size_t n, const char *what)
 {
-    uint8_t hdr[32];
+    uint8_t hdr[33];          /* frame_roundtrip.c HEADER */
     fuzz_header_writer w = { hdr, sizeof hdr, 0 };
     fp_put_u8(&w, flags);
     fp_put_u8(&w, block_id);
@@ -380,7 +378,7 @@ static void frame_rt_seed(uint8_t flags, uint8_t block_id, uint8_t bits, int32_t
     fp_put_u8(&w, dict_len ? 1 : 0);
     fp_put_u32(&w, (uint32_t)dict_len);
     fp_put_u64(&w, 77);
-    save(hdr, w.len, s->data, n < s->n ? n : s->n, what);
+    save(hdr, header_len(&w), s->data, n < s->n ? n : s->n, what);
 }
 
 static void frame_roundtrip_seeds(void)
@@ -412,7 +410,8 @@ static void legacy_seeds(void)
     /* two members with zero padding between them (KLZ4-UNLZ4-PAD) */
     lf = encode_frame(NULL, &samples[0], 3000, &f);
     lg = encode_frame(NULL, &samples[2], 3000, &g);
-    both = calloc(1, lf + 4 + lg);
+    both = xmalloc(lf + 4 + lg);
+    memset(both, 0, lf + 4 + lg);
     memcpy(both, f, lf);
     memcpy(both + lf + 4, g, lg);
     save(hdr, sizeof hdr, both, lf + 4 + lg, "padded");

@@ -9,7 +9,7 @@
  *     0 follows the generation's convention);
  *   - decompress_fast with the exact output size, when there is no
  *     dictionary: it reads exactly the block;
- * and, judged against ref like decode_differential (fuzz_oracle.h), the
+ * and, judged against ref like decode_differential (oracle_verdict.c), the
  * same block with a drawn capacity (often too small: it must be rejected
  * without writing past it) and with a shorter dictionary, or none (matches
  * then reach before the history: rejected, never read).
@@ -36,9 +36,15 @@
  *   u8      decode flags: bit 0 dictionary as a prefix of dst; bit 1 the
  *           partial decode's capacity is the drawn capacity (else the size)
  */
-#define FUZZ_TARGET_NAME "ref_to_subject"
-#include "fuzz_oracle.h"
-#include "fuzz_params.h"
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle.h"
+#include "subject.h"
+#include "params.h"
+
+FZ_TARGET("ref_to_subject");
 
 #define HEADER 50
 
@@ -78,6 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fz_call c;
     fz_result r;
 
+    fz_input(data, size);
     memset(&m, 0, sizeof m);
     fp_init(&fp, data, size, HEADER);
     source = fp_u8(&fp);

@@ -14,6 +14,9 @@
  * or coverage (it is how the seed corpora are replayed under gcov).
  */
 #define _GNU_SOURCE 1
+/* 64-bit file offsets and inode numbers in 32-bit builds too: readdir on a
+ * large file system otherwise fails with EOVERFLOW. */
+#define _FILE_OFFSET_BITS 64
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -95,8 +98,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s FILE|DIR...\n", argv[0]);
         return 2;
     }
+    /* Under a sanitizer, its own handlers report SEGV, BUS, FPE and ILL
+     * (with the access, the address and the stack the reports explain) and
+     * call name_current on the way out; only an abort is ours to name. */
     for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        signal(sigs[i], on_signal);
+        if (!__sanitizer_set_death_callback || sigs[i] == SIGABRT)
+            signal(sigs[i], on_signal);
     if (__sanitizer_set_death_callback)
         __sanitizer_set_death_callback(name_current);
 

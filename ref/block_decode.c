@@ -5,11 +5,18 @@
  *
  * Safety rule: positions are indexes, never pointers; every length is
  * compared with what is *left* of a buffer (n - ip, cap - op) before it is
- * used, so no addition can wrap, on 32-bit either (history.md, CVE-2014-4611
- * and CVE-2014-4715: both were wrapping additions).
+ * used, so no addition can wrap, on 32-bit either (CVE-2014-4611 and
+ * CVE-2014-4715 were both wrapping additions: docs/fix-history.md#klz4-2014-4611,
+ * #ulz4-2014-4715).
+ *
+ * Speed (the oracle must keep up with the fuzzers): after the checks, runs
+ * are copied in fixed 8/16/32-byte steps (block_copy.h) when what is left
+ * of both buffers holds the last step, else byte-exactly; the loop is
+ * compiled once per decoding mode with the mode as constants (decode_body).
  */
 #include <string.h>
 
+#include "block_copy.h"
 #include "checks.h"
 #include "lz4ref.h"
 
@@ -20,10 +27,26 @@ typedef struct decode_state {
     int failed_check;   /* REF_CHECK_* that stopped the decode, or -1 */
 } decode_state;
 
-static ref_status ref_fail(ref_status err, int check, decode_state *state)
+/*
+ * REF_CHECK (checks.h) fails with `return ref_fail(err, check, state)`.
+ * decode_body keeps its cursors in the locals ip and op (registers, not
+ * memory: through a pointer, every copy would force them to be reloaded),
+ * so a failure first stores them where the caller reads them.
+ */
+#define ref_fail(err, check, st)                                              \
+    ((st)->ip = ip, (st)->op = op, (st)->failed_check = (check), (err))
+
+/*
+ * Do [a, a+an) and [b, b+bn) share a byte? Compared as integers, once per
+ * block: relational comparison of pointers into different objects is
+ * undefined in C. Written without additions, so nothing wraps.
+ */
+static int ranges_overlap(const void *a, size_t an, const void *b, size_t bn)
 {
-    state->failed_check = check;
-    return err;
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    if (an == 0 || bn == 0)
+        return 0;
+    return x <= y ? y - x < an : x - y < bn;
 }
 
 /*
@@ -55,48 +78,23 @@ static void copy_match_in_place(uint8_t *dst, size_t to, size_t distance, size_t
     }
 }
 
-/*
- * Speed (the oracle must keep up with the fuzzers): short copies are done as
- * one fixed 16-byte memcpy, which compilers inline, whenever 16 bytes are
- * available on both sides. Bytes past the run but inside the buffers may be
- * written (output) or read (input); the checks above have already bounded
- * the run itself, so this never leaves [src, src+n) or [dst, dst+cap).
- */
-#define SHORT_COPY 16
-
-static void copy_literals(uint8_t *out, size_t out_room, const uint8_t *in,
-                          size_t in_room, size_t len)
+/* The exact literal copy (the wide one is ref_wide_literals). */
+static void copy_literals(uint8_t *out, const uint8_t *in, size_t len)
 {
     /* memmove, not memcpy: in in-place decoding the block sits at the end of
      * the output buffer and the last literals may overlap their destination
-     * (history.md KLZ4-2020-INPLACE, ULZ4-2019-INPLACE). */
-    if (!REF_RULE(LITERALS_MAY_OVERLAP)) {
+     * (docs/fix-history.md#klz4-2020-inplace, #ulz4-2019-inplace). */
+    if (!REF_RULE(LITERALS_MAY_OVERLAP))
         memcpy(out, in, len);   /* the mutant: the pre-fix copy */
-    } else if (len <= SHORT_COPY && out_room >= SHORT_COPY && in_room >= SHORT_COPY) {
-        memmove(out, in, SHORT_COPY);
-    } else if (len <= 2 * SHORT_COPY && out_room >= 2 * SHORT_COPY &&
-               in_room >= 2 * SHORT_COPY) {
-        memmove(out, in, 2 * SHORT_COPY);
-    } else { /* len > 0: the caller skips empty runs (NULL buffers) */
+    else
         memmove(out, in, len);
-    }
 }
 
-/* Copy a match that may start in the external dictionary. */
+/* The exact match copy: a match that may start in the external dictionary
+ * (the wide copies of block_copy.h handle the common case first). */
 static void copy_match(const ref_decode_params *p, size_t op, size_t offset, size_t len)
 {
     size_t in_dst_and_prefix = op + p->prefix_len;
-
-    /* Common case: source in prefix+output, no overlap within a 16-byte
-     * chunk, room for two chunks. Each chunk reads only bytes already final
-     * (offset >= 16), so chunked copying gives the sequential result. */
-    if (offset >= SHORT_COPY && offset <= in_dst_and_prefix &&
-        len <= 2 * SHORT_COPY && p->dst_cap - op >= 2 * SHORT_COPY) {
-        uint8_t *out = p->dst + op;
-        memcpy(out, out - offset, SHORT_COPY);
-        memcpy(out + SHORT_COPY, out + SHORT_COPY - offset, SHORT_COPY);
-        return;
-    }
 
     if (offset > in_dst_and_prefix) {
         /* Starts in the dictionary, which logically precedes the prefix. */
@@ -118,24 +116,55 @@ static void copy_match(const ref_decode_params *p, size_t op, size_t offset, siz
     do {                                                                      \
         uint8_t b_;                                                           \
         do {                                                                  \
-            REF_CHECK(IN_INPUT, state->ip < n, TRUNCATED);                    \
-            b_ = src[state->ip++];                                            \
+            REF_CHECK(IN_INPUT, ip < n, TRUNCATED);                           \
+            b_ = src[ip++];                                                   \
             REF_CHECK(NO_WRAP, (len) <= SIZE_MAX - b_, REF_ERR_LENGTH_OVERFLOW); \
             (len) += b_;                                                      \
         } while (b_ == 255);                                                  \
     } while (0)
 
-static ref_status decode_sequences(decode_state *state)
+/*
+ * Speed: the decoder is one body, decode_body, compiled once per mode with
+ * the mode's flags as constants (always inlined into the decode_* wrappers
+ * below), so that in the common mode, a whole block into a separate buffer,
+ * the tests of the other modes fold away and the loop keeps its state in
+ * registers. Every mode runs the same checks at the same places.
+ */
+#if defined(__clang__)
+#define REF_ALWAYS_INLINE static inline __attribute__((always_inline))
+#define REF_NOINLINE static __attribute__((noinline))
+#elif defined(__GNUC__)  /* noclone: keep the names for perf (ref_bench --help) */
+#define REF_ALWAYS_INLINE static inline __attribute__((always_inline))
+#define REF_NOINLINE static __attribute__((noinline, noclone))
+#else
+#define REF_ALWAYS_INLINE static inline
+#define REF_NOINLINE static
+#endif
+
+/*
+ * strict: REF_PROFILE_STRICT; partial, stop_at_output_end: as in the
+ * params; wide: the wide copies of block_copy.h may be used. They may read
+ * input past a run and write output past a run (up to `limit`), so
+ * decode_sequences allows them only when both buffers exist, neither the
+ * input nor the dictionary shares bytes with the output (an over-write must
+ * not change a byte still to be read), and src_len is a real bound (not in
+ * known-size decoding, where it is only an upper bound: read nothing past
+ * what the block itself holds).
+ */
+REF_ALWAYS_INLINE ref_status decode_body(decode_state *state, const int strict,
+                                         const int partial, const int stop_at_output_end,
+                                         const int wide)
 {
     const ref_decode_params *p = state->p;
     const uint8_t *src = p->src;
     const size_t n = p->src_len;
     uint8_t *dst = p->dst;
     const size_t cap = p->dst_cap;
-    const int strict = p->profile == REF_PROFILE_STRICT;
     /* Partial decoding stops at `limit`; otherwise the limit is the capacity. */
-    const size_t limit = p->partial && p->target < cap ? p->target : cap;
+    const size_t limit = partial && p->target < cap ? p->target : cap;
     const size_t history = p->prefix_len + p->dict_len;
+    const size_t prefix_len = p->prefix_len;
+    size_t ip = 0, op = 0;
     size_t last_match_start = 0;
     int had_match = 0;
 
@@ -143,8 +172,8 @@ static ref_status decode_sequences(decode_state *state)
         size_t lit, offset, mlen;
         uint8_t token;
 
-        REF_CHECK(TOKEN_IN_INPUT, state->ip < n, REF_ERR_TRUNCATED_TOKEN);
-        token = src[state->ip++];
+        REF_CHECK(TOKEN_IN_INPUT, ip < n, REF_ERR_TRUNCATED_TOKEN);
+        token = src[ip++];
 
         /* Literal length: high 4 bits, 15 means "more bytes follow". */
         lit = token >> 4;
@@ -152,49 +181,51 @@ static ref_status decode_sequences(decode_state *state)
             READ_LENGTH_CHAIN(lit, LITLEN_IN_INPUT, LITLEN_NO_WRAP,
                               REF_ERR_TRUNCATED_LITERAL_LENGTH);
 
-        if (p->partial && lit >= limit - state->op) {
+        if (partial && lit >= limit - op) {
             /* Partial decode: the literals reach the target; copy up to it
              * and stop. The bytes copied must still be inside the input. */
-            size_t want = limit - state->op;
-            REF_CHECK(LITERALS_IN_INPUT, want <= n - state->ip, REF_ERR_TRUNCATED_LITERALS);
+            size_t want = limit - op;
+            REF_CHECK(LITERALS_IN_INPUT, want <= n - ip, REF_ERR_TRUNCATED_LITERALS);
             if (want)
-                memmove(dst + state->op, src + state->ip, want);
-            state->ip += want;
-            state->op += want;
-            return REF_OK;
+                memmove(dst + op, src + ip, want);
+            ip += want;
+            op += want;
+            break;
         }
-        REF_CHECK(LITERALS_IN_INPUT, lit <= n - state->ip, REF_ERR_TRUNCATED_LITERALS);
-        REF_CHECK(LITERALS_IN_OUTPUT, lit <= cap - state->op, REF_ERR_OUTPUT_OVERFLOW);
-        if (lit) /* dst may be NULL when cap is 0: form no pointer then */
-            copy_literals(dst + state->op, cap - state->op, src + state->ip,
-                          /* known-size decoding: src_len is only an upper
-                           * bound, so read nothing past the run itself */
-                          p->stop_at_output_end ? lit : n - state->ip, lit);
-        state->ip += lit;
-        state->op += lit;
+        REF_CHECK(LITERALS_IN_INPUT, lit <= n - ip, REF_ERR_TRUNCATED_LITERALS);
+        REF_CHECK(LITERALS_IN_OUTPUT, lit <= cap - op, REF_ERR_OUTPUT_OVERFLOW);
+        /* dst may be NULL when cap is 0: form no pointer then (wide implies
+         * both buffers exist; an empty run needs no exact copy). */
+        if (wide && ref_wide_literals(dst + op, limit - op, src + ip, n - ip, lit)) {
+            /* Done in wide steps. */
+        } else if (lit) {
+            copy_literals(dst + op, src + ip, lit);
+        }
+        ip += lit;
+        op += lit;
 
         /* "End of block conditions": the last sequence has only literals.
          * Known-size decoding ends when the output is exactly full. */
-        if ((REF_RULE(END_AT_INPUT_END) && state->ip == n) ||
-            (p->stop_at_output_end && state->op == cap)) {
+        if ((REF_RULE(END_AT_INPUT_END) && ip == n) ||
+            (stop_at_output_end && op == cap)) {
             if (had_match) {
                 /* Rule 2: the last 5 bytes are literals. */
                 REF_CHECK(EOB_LAST_LITERALS, !strict || lit >= REF_LAST_LITERALS,
                           REF_ERR_LAST_LITERALS);
                 /* Rule 3: the last match starts >= 12 bytes before the end. */
                 REF_CHECK(EOB_LAST_MATCH,
-                          !strict || state->op - last_match_start >= REF_MATCH_FROM_END,
+                          !strict || op - last_match_start >= REF_MATCH_FROM_END,
                           REF_ERR_LAST_MATCH_TOO_CLOSE);
             }
-            return REF_OK;
+            break;
         }
         /* Output full but input left: no match can follow (>= 4 bytes). */
-        REF_CHECK(OUTPUT_FULL_AT_END, state->op < cap, REF_ERR_OUTPUT_FULL_INPUT_LEFT);
+        REF_CHECK(OUTPUT_FULL_AT_END, op < cap, REF_ERR_OUTPUT_FULL_INPUT_LEFT);
 
         /* Offset: 2 bytes, little endian; 0 is invalid. */
-        REF_CHECK(OFFSET_IN_INPUT, n - state->ip >= 2, REF_ERR_TRUNCATED_OFFSET);
-        offset = (size_t)src[state->ip] | (size_t)src[state->ip + 1] << 8;
-        state->ip += 2;
+        REF_CHECK(OFFSET_IN_INPUT, n - ip >= 2, REF_ERR_TRUNCATED_OFFSET);
+        offset = ref_read_le16(src + ip);
+        ip += 2;
 
         /* Match length: low 4 bits + 4 (minmatch), 15 means more bytes. */
         mlen = (size_t)(token & 15) + REF_MIN_MATCH;
@@ -208,25 +239,65 @@ static ref_status decode_sequences(decode_state *state)
              * clears the match segment with 0 bytes"). */
         } else {
             REF_CHECK(OFFSET_NOT_ZERO, offset != 0, REF_ERR_OFFSET_ZERO);
-            REF_CHECK(OFFSET_IN_HISTORY, offset <= state->op + history,
+            REF_CHECK(OFFSET_IN_HISTORY, offset <= op + history,
                       REF_ERR_OFFSET_BEFORE_START);
         }
 
-        if (p->partial && mlen >= limit - state->op)
-            mlen = limit - state->op;   /* partial: stop inside the match */
+        if (partial && mlen >= limit - op)
+            mlen = limit - op;   /* partial: stop inside the match */
         else
-            REF_CHECK(MATCH_IN_OUTPUT, mlen <= cap - state->op, REF_ERR_OUTPUT_OVERFLOW);
+            REF_CHECK(MATCH_IN_OUTPUT, mlen <= cap - op, REF_ERR_OUTPUT_OVERFLOW);
 
-        if (offset == 0 && !strict)
-            memset(dst + state->op, 0, mlen);
-        else
-            copy_match(p, state->op, offset, mlen);
+        if (offset == 0 && !strict) {
+            memset(dst + op, 0, mlen);
+        } else if (wide && offset <= op + prefix_len &&
+                   (offset >= 8 ? ref_wide_match(dst + op, limit - op, offset, mlen)
+                                : ref_pattern_match(dst + op, limit - op, offset, mlen))) {
+            /* Done in wide steps: the source lies in the prefix or the
+             * output, both in dst's buffer (the dictionary is exact only). */
+        } else {
+            copy_match(p, op, offset, mlen);
+        }
         had_match = 1;
-        last_match_start = state->op;
-        state->op += mlen;
-        if (p->partial && state->op == limit)
-            return REF_OK;
+        last_match_start = op;
+        op += mlen;
+        if (partial && op == limit)
+            break;
     }
+    state->ip = ip;
+    state->op = op;
+    return REF_OK;
+}
+
+/* The common mode (ref_decode_block, the fuzz targets' plain decode). */
+REF_NOINLINE ref_status decode_plain_strict(decode_state *state)
+{
+    return decode_body(state, 1, 0, 0, 1);
+}
+
+REF_NOINLINE ref_status decode_plain_compatible(decode_state *state)
+{
+    return decode_body(state, 0, 0, 0, 1);
+}
+
+/* Every other mode: flags read at run time. */
+REF_NOINLINE ref_status decode_general(decode_state *state, int strict, int wide)
+{
+    const ref_decode_params *p = state->p;
+    return decode_body(state, strict, p->partial, p->stop_at_output_end, wide);
+}
+
+static ref_status decode_sequences(decode_state *state)
+{
+    const ref_decode_params *p = state->p;
+    const int strict = p->profile == REF_PROFILE_STRICT;
+    const int wide = p->src && p->dst && !p->stop_at_output_end &&
+                     !ranges_overlap(p->src, p->src_len, p->dst, p->dst_cap) &&
+                     !ranges_overlap(p->dict, p->dict_len, p->dst, p->dst_cap);
+
+    if (wide && !p->partial)
+        return strict ? decode_plain_strict(state) : decode_plain_compatible(state);
+    return decode_general(state, strict, wide);
 }
 
 ref_decode_result ref_decode(const ref_decode_params *p)
@@ -243,9 +314,10 @@ ref_decode_result ref_decode(const ref_decode_params *p)
         return r;
     }
     /* Partial decode with nothing to produce, min(target, capacity) == 0
-     * (history.md §7.3.1): upstream >= 1.9.2 returns 0 at once; the kernel
-     * and older upstream treat it like an empty output buffer, where only
-     * the one-byte block "\0" succeeds. */
+     * (docs/fix-history.md#where-the-kernel-differs-from-upstream): upstream
+     * >= 1.9.2 returns 0 at once; the kernel and older upstream treat it
+     * like an empty output buffer, where only the one-byte block "\0"
+     * succeeds. */
     if (p->partial && (p->target == 0 || p->dst_cap == 0)) {
         ref_decode_params as_empty = *p;
         if (p->target0 == REF_TARGET0_RETURNS_ZERO)

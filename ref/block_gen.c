@@ -28,6 +28,7 @@
  * The writer still checks every byte against block_cap.
  */
 #include "lz4ref.h"
+#include "prng.h"
 
 #include <string.h>
 
@@ -35,40 +36,16 @@
 #define GEN_HUGE_MIN_OUTPUT 70000u
 #define GEN_HUGE_LITERALS 65536u
 
-/* ---- PRNG: splitmix64 ------------------------------------------------- */
-
-typedef struct gen_rng {
-    uint64_t s;
-} gen_rng;
-
-static uint64_t rng_next(gen_rng *r)
-{
-    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* Uniform in [0, n), n >= 1 (the modulo bias does not matter here). */
-static size_t rng_below(gen_rng *r, size_t n)
-{
-    return (size_t)(rng_next(r) % (uint64_t)n);
-}
-
-/* Uniform in [lo, hi], lo <= hi. */
-static size_t rng_range(gen_rng *r, size_t lo, size_t hi)
-{
-    return lo + rng_below(r, hi - lo + 1);
-}
+/* ---- PRNG: ref/prng.h (splitmix64) ---------------------------------- */
 
 /* Index i with probability weights[i] / sum(weights). */
-static unsigned rng_pick(gen_rng *r, const unsigned *weights, unsigned n)
+static unsigned rng_pick(ref_prng *r, const unsigned *weights, unsigned n)
 {
     unsigned total = 0, i;
     size_t x;
     for (i = 0; i < n; i++)
         total += weights[i];
-    x = rng_below(r, total);
+    x = ref_prng_below(r, total);
     for (i = 0; i + 1 < n; i++) {
         if (x < weights[i])
             return i;
@@ -83,7 +60,7 @@ static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
 /* ---- generator state -------------------------------------------------- */
 
 typedef struct gen {
-    gen_rng rng;
+    ref_prng rng;
     uint8_t *blk;
     size_t blk_cap, blk_len;
     uint8_t *out;
@@ -144,30 +121,30 @@ static void fill_bytes(gen *g, uint8_t *dst, size_t n)
     switch (rng_pick(&g->rng, weights, 4)) {
     case 0: /* random */
         for (i = 0; i < n; i++)
-            dst[i] = (uint8_t)rng_next(&g->rng);
+            dst[i] = (uint8_t)ref_prng_next(&g->rng);
         break;
     case 1: { /* one repeated byte: 0x00, 0xFF or any */
         static const unsigned w[] = {1, 1, 2};
         unsigned k = rng_pick(&g->rng, w, 3);
-        uint8_t b = k == 0 ? 0x00 : k == 1 ? 0xFF : (uint8_t)rng_next(&g->rng);
+        uint8_t b = k == 0 ? 0x00 : k == 1 ? 0xFF : (uint8_t)ref_prng_next(&g->rng);
         memset(dst, b, n);
         break;
     }
     case 2: { /* text-like */
         const size_t nwords = sizeof gen_words / sizeof gen_words[0];
-        const char *w = gen_words[rng_below(&g->rng, nwords)];
+        const char *w = gen_words[ref_prng_below(&g->rng, nwords)];
         for (i = 0; i < n; i++) {
             if (*w == '\0')
-                w = gen_words[rng_below(&g->rng, nwords)];
+                w = gen_words[ref_prng_below(&g->rng, nwords)];
             dst[i] = (uint8_t)*w++;
         }
         break;
     }
     default: { /* a pattern of period 1..8 */
         uint8_t pat[8];
-        size_t period = rng_range(&g->rng, 1, 8);
+        size_t period = ref_prng_range(&g->rng, 1, 8);
         for (i = 0; i < period; i++)
-            pat[i] = (uint8_t)rng_next(&g->rng);
+            pat[i] = (uint8_t)ref_prng_next(&g->rng);
         for (i = 0; i < n; i++)
             dst[i] = pat[i % period];
         break;
@@ -180,7 +157,7 @@ static void fill_dict(gen *g, uint8_t *dict, size_t len)
 {
     size_t done = 0;
     while (done < len) {
-        size_t n = min_size(len - done, rng_range(&g->rng, 1, 2048));
+        size_t n = min_size(len - done, ref_prng_range(&g->rng, 1, 2048));
         fill_bytes(g, dict + done, n);
         done += n;
     }
@@ -269,17 +246,17 @@ static size_t pick_literal_length(gen *g)
 {
     static const unsigned weights[GEN_STYLE_COUNT][7] = {
         {3, 6, 3, 1, 1, 2, 1}, {3, 6, 3, 0, 0, 0, 0}, {3, 6, 3, 1, 1, 2, 1}};
-    gen_rng *r = &g->rng;
+    ref_prng *r = &g->rng;
     switch (rng_pick(r, weights[g->style], 7)) {
     case 0: return 0;
-    case 1: return rng_range(r, 1, 14);
-    case 2: return rng_range(r, 14, 16);   /* last 1-byte field, 15 + "0" */
-    case 3: return rng_range(r, 269, 271); /* 15 + 254 / 255,0 / 255,1 */
-    case 4: return rng_range(r, 524, 525); /* 15 + 255,254 / 255,255,0 */
-    case 5: return rng_range(r, 17, 600);
+    case 1: return ref_prng_range(r, 1, 14);
+    case 2: return ref_prng_range(r, 14, 16);   /* last 1-byte field, 15 + "0" */
+    case 3: return ref_prng_range(r, 269, 271); /* 15 + 254 / 255,0 / 255,1 */
+    case 4: return ref_prng_range(r, 524, 525); /* 15 + 255,254 / 255,255,0 */
+    case 5: return ref_prng_range(r, 17, 600);
     default: { /* a longer 255 chain, ending on 0, 1 or 254 */
         static const size_t last[] = {0, 1, 254};
-        return 15 + 255 * rng_range(r, 2, 20) + last[rng_below(r, 3)];
+        return 15 + 255 * ref_prng_range(r, 2, 20) + last[ref_prng_below(r, 3)];
     }
     }
 }
@@ -289,15 +266,15 @@ static size_t pick_match_length(gen *g)
 {
     static const unsigned weights[GEN_STYLE_COUNT][8] = {
         {3, 4, 2, 1, 1, 2, 1, 0}, {3, 4, 2, 0, 0, 0, 0, 0}, {3, 4, 2, 1, 1, 2, 1, 1}};
-    gen_rng *r = &g->rng;
+    ref_prng *r = &g->rng;
     switch (rng_pick(r, weights[g->style], 8)) {
     case 0: return 4;                      /* token field 0 */
-    case 1: return rng_range(r, 5, 17);
-    case 2: return rng_range(r, 18, 19);   /* field 14 / field 15 + "0" */
-    case 3: return rng_range(r, 273, 275); /* 19 + 254 / 255,0 / 255,1 */
-    case 4: return rng_range(r, 528, 530); /* 19 + 255,254 / 255,255,0 / ,1 */
-    case 5: return rng_range(r, 20, 300);
-    case 6: return 19 + 255 * rng_range(r, 2, 64) + rng_below(r, 256);
+    case 1: return ref_prng_range(r, 5, 17);
+    case 2: return ref_prng_range(r, 18, 19);   /* field 14 / field 15 + "0" */
+    case 3: return ref_prng_range(r, 273, 275); /* 19 + 254 / 255,0 / 255,1 */
+    case 4: return ref_prng_range(r, 528, 530); /* 19 + 255,254 / 255,255,0 / ,1 */
+    case 5: return ref_prng_range(r, 20, 300);
+    case 6: return 19 + 255 * ref_prng_range(r, 2, 64) + ref_prng_below(r, 256);
     default: return (size_t)-1; /* as long as the block allows */
     }
 }
@@ -309,7 +286,7 @@ static size_t pick_match_length(gen *g)
 static size_t pick_offset(gen *g, size_t start, size_t len, size_t max_off)
 {
     static const unsigned weights[] = {4, 2, 3, 1, 2, 2};
-    gen_rng *r = &g->rng;
+    ref_prng *r = &g->rng;
     unsigned kind = rng_pick(r, weights, 6);
     int dict_reachable = g->dict_len > 0 && start < REF_MAX_OFFSET;
     size_t off;
@@ -317,16 +294,16 @@ static size_t pick_offset(gen *g, size_t start, size_t len, size_t max_off)
     if (kind >= 4 && !dict_reachable)
         kind = 2;
     switch (kind) {
-    case 0: off = rng_range(r, 1, 19); break;  /* overlap when len > off */
-    case 1: off = rng_range(r, 1, 256); break;
-    case 2: off = rng_range(r, 1, max_off); break;
+    case 0: off = ref_prng_range(r, 1, 19); break;  /* overlap when len > off */
+    case 1: off = ref_prng_range(r, 1, 256); break;
+    case 2: off = ref_prng_range(r, 1, max_off); break;
     case 3: off = max_off; break; /* 65535, or the oldest byte of history */
     case 4: /* starts in the dictionary */
-        off = rng_range(r, start + 1, min_size(start + g->dict_len, REF_MAX_OFFSET));
+        off = ref_prng_range(r, start + 1, min_size(start + g->dict_len, REF_MAX_OFFSET));
         break;
     default: /* starts in the dictionary and runs on into the output:
                 at most len - 1 bytes before the output start */
-        off = start + rng_range(r, 1, min_size(min_size(len - 1, g->dict_len),
+        off = start + ref_prng_range(r, 1, min_size(min_size(len - 1, g->dict_len),
                                                REF_MAX_OFFSET - start));
         break;
     }
@@ -369,20 +346,20 @@ ref_gen_result ref_gen_block(const ref_gen_params *p, uint8_t *block,
         fill_dict(&g, dict, p->dict_len);
 
     /* Decoded size aimed at: often the maximum, often small. */
-    switch (rng_below(&g.rng, 4)) {
+    switch (ref_prng_below(&g.rng, 4)) {
     case 0: target = p->max_output; break;
-    case 1: target = rng_range(&g.rng, 0, p->max_output); break;
-    case 2: target = rng_range(&g.rng, 0, min_size(p->max_output, 40)); break;
-    default: target = rng_range(&g.rng, p->max_output / 2, p->max_output); break;
+    case 1: target = ref_prng_range(&g.rng, 0, p->max_output); break;
+    case 2: target = ref_prng_range(&g.rng, 0, min_size(p->max_output, 40)); break;
+    default: target = ref_prng_range(&g.rng, p->max_output / 2, p->max_output); break;
     }
     /* Chance 1/stop_den to stop after each sequence (0: only when full). */
     {
         static const size_t dens[] = {0, 0, 16, 255};
-        stop_den = dens[rng_below(&g.rng, 4)];
+        stop_den = dens[ref_prng_below(&g.rng, 4)];
     }
-    g.style = (unsigned)rng_below(&g.rng, GEN_STYLE_COUNT);
+    g.style = (unsigned)ref_prng_below(&g.rng, GEN_STYLE_COUNT);
     huge_ok = p->max_output >= GEN_HUGE_MIN_OUTPUT;
-    want_huge = huge_ok && rng_below(&g.rng, 3) == 0;
+    want_huge = huge_ok && ref_prng_below(&g.rng, 3) == 0;
 
     for (;;) {
         size_t room, len, start, max_off, off;
@@ -395,21 +372,21 @@ ref_gen_result ref_gen_block(const ref_gen_params *p, uint8_t *block,
          * >= 12 bytes before the end, so 8 final literals (rules 2, 3). */
         if (rem < min_lits + REF_MATCH_FROM_END)
             break;
-        if (has_match && stop_den > 0 && rng_below(&g.rng, stop_den) == 0)
+        if (has_match && stop_den > 0 && ref_prng_below(&g.rng, stop_den) == 0)
             break;
 
         if (want_huge && rem >= GEN_HUGE_LITERALS + REF_MATCH_FROM_END &&
-            rng_below(&g.rng, 2) == 0) {
-            lits = rng_range(&g.rng, GEN_HUGE_LITERALS,
+            ref_prng_below(&g.rng, 2) == 0) {
+            lits = ref_prng_range(&g.rng, GEN_HUGE_LITERALS,
                              min_size(rem - REF_MATCH_FROM_END,
                                       GEN_HUGE_LITERALS + 4096));
             want_huge = 0;
         } else {
             lits = max_size(pick_literal_length(&g), min_lits);
             if (lits > rem - REF_MATCH_FROM_END)
-                lits = rng_below(&g.rng, 2)
+                lits = ref_prng_below(&g.rng, 2)
                            ? rem - REF_MATCH_FROM_END
-                           : rng_range(&g.rng, min_lits, rem - REF_MATCH_FROM_END);
+                           : ref_prng_range(&g.rng, min_lits, rem - REF_MATCH_FROM_END);
         }
 
         /* room >= 12. A match of len bytes leaves room - len final bytes,
@@ -418,9 +395,9 @@ ref_gen_result ref_gen_block(const ref_gen_params *p, uint8_t *block,
         room = rem - lits;
         len = pick_match_length(&g);
         if (len > room - REF_LAST_LITERALS)
-            len = rng_below(&g.rng, 2)
+            len = ref_prng_below(&g.rng, 2)
                       ? room - REF_LAST_LITERALS
-                      : rng_range(&g.rng, REF_MIN_MATCH, room - REF_LAST_LITERALS);
+                      : ref_prng_range(&g.rng, REF_MIN_MATCH, room - REF_LAST_LITERALS);
 
         start = g.pos + lits;
         max_off = min_size(start + g.dict_len, REF_MAX_OFFSET);
@@ -448,7 +425,7 @@ ref_gen_result ref_gen_block(const ref_gen_params *p, uint8_t *block,
         switch (rng_pick(&g.rng, weights, 3)) {
         case 0: lits = min_final; break; /* exactly at the limits */
         case 1: lits = rem; break;       /* fill up to the target */
-        default: lits = rng_range(&g.rng, min_final, min_size(rem, min_final + 300)); break;
+        default: lits = ref_prng_range(&g.rng, min_final, min_size(rem, min_final + 300)); break;
         }
         if (lits == min_final)
             g.features |= REF_GEN_F_EXACT_END;

@@ -14,6 +14,8 @@
 #ifndef LZ4REF_CHECKS_H
 #define LZ4REF_CHECKS_H
 
+#include "mutant.h"
+
 #define REF_CHECK_LIST(X)                                                             \
     X(TOKEN_IN_INPUT,        "a token byte is available before it is read")          \
     X(LITLEN_IN_INPUT,       "each literal-length byte is available before it is read") \
@@ -39,34 +41,6 @@ enum ref_check_id {
     REF_CHECK_COUNT
 };
 
-/* Numeric ids so that -DREF_MUTANT=NAME can be compared in #if. */
-#define REF_MUTANT_ID_NONE 0
-#define REF_MUTANT_ID_TOKEN_IN_INPUT 1
-#define REF_MUTANT_ID_LITLEN_IN_INPUT 2
-#define REF_MUTANT_ID_LITLEN_NO_WRAP 3
-#define REF_MUTANT_ID_LITERALS_IN_INPUT 4
-#define REF_MUTANT_ID_LITERALS_IN_OUTPUT 5
-#define REF_MUTANT_ID_OUTPUT_FULL_AT_END 6
-#define REF_MUTANT_ID_OFFSET_IN_INPUT 7
-#define REF_MUTANT_ID_OFFSET_NOT_ZERO 8
-#define REF_MUTANT_ID_OFFSET_IN_HISTORY 9
-#define REF_MUTANT_ID_MATCHLEN_IN_INPUT 10
-#define REF_MUTANT_ID_MATCHLEN_NO_WRAP 11
-#define REF_MUTANT_ID_MATCH_IN_OUTPUT 12
-#define REF_MUTANT_ID_EOB_LAST_LITERALS 13
-#define REF_MUTANT_ID_EOB_LAST_MATCH 14
-#define REF_MUTANT_ID_END_AT_INPUT_END 15
-#define REF_MUTANT_ID_LITERALS_MAY_OVERLAP 16
-
-#define REF_MUTANT_ID_(name) REF_MUTANT_ID_##name
-#define REF_MUTANT_ID(name) REF_MUTANT_ID_(name)
-
-#ifdef REF_MUTANT
-#define REF_MUTANT_SELECTED REF_MUTANT_ID(REF_MUTANT)
-#else
-#define REF_MUTANT_SELECTED REF_MUTANT_ID_NONE
-#endif
-
 /* The name of the check switched off in this build, or NULL. */
 const char *ref_mutant_name(void);
 /* Name and description of check i (0 <= i < REF_CHECK_COUNT). */
@@ -89,9 +63,5 @@ const char *ref_check_what(int i);
  * but whose absence is a known bug class.
  */
 #define REF_RULE(name) (REF_MUTANT_ID_##name != REF_MUTANT_SELECTED)
-
-/* The frame decoder's checks continue this list (ids 17 and up), so that
- * -DREF_MUTANT=NAME compiles for a frame check too. */
-#include "frame_checks.h"
 
 #endif /* LZ4REF_CHECKS_H */

@@ -68,27 +68,6 @@ enum ref_frame_check_id {
     REF_CHECK_ALL_COUNT
 };
 
-/* Numeric ids for -DREF_MUTANT=NAME, continuing checks.h (1..16): keep them
- * equal to the enum value + 1 (frame_names.c asserts it). */
-#define REF_MUTANT_ID_FRAME_MAGIC_KNOWN 17
-#define REF_MUTANT_ID_FRAME_FIELD_IN_INPUT 18
-#define REF_MUTANT_ID_FRAME_VERSION 19
-#define REF_MUTANT_ID_FRAME_RESERVED_BITS 20
-#define REF_MUTANT_ID_FRAME_BLOCK_MAX_VALID 21
-#define REF_MUTANT_ID_FRAME_HEADER_CHECKSUM 22
-#define REF_MUTANT_ID_FRAME_DICT_AVAILABLE 23
-#define REF_MUTANT_ID_BLOCK_SIZE_WITHIN_MAX 24
-#define REF_MUTANT_ID_BLOCK_DATA_IN_INPUT 25
-#define REF_MUTANT_ID_BLOCK_CHECKSUM 26
-#define REF_MUTANT_ID_BLOCK_OUTPUT_WITHIN_MAX 27
-#define REF_MUTANT_ID_CONTENT_SIZE_MATCHES 28
-#define REF_MUTANT_ID_CONTENT_CHECKSUM 29
-#define REF_MUTANT_ID_SKIPPABLE_DATA_IN_INPUT 30
-#define REF_MUTANT_ID_LEGACY_CHUNK_WITHIN_MAX 31
-#define REF_MUTANT_ID_LEGACY_CHUNK_IN_INPUT 32
-#define REF_MUTANT_ID_LEGACY_CHUNK_FULL 33
-#define REF_MUTANT_ID_OUTPUT_WITHIN_CAPACITY 34
-
 /*
  * REF_FRAME_CHECK(NAME, cond, status, offset): if cond is false, the decoder
  * fails with status at input offset `offset`. The enclosing function has

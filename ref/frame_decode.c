@@ -39,7 +39,8 @@ static void next_unit(frame_engine *e, frame_unit unit, size_t need)
     e->need = need;
 }
 
-void engine_init(frame_engine *e, const ref_frame_options *o, uint8_t *out, size_t out_cap)
+void ref_frame_engine_init(frame_engine *e, const ref_frame_options *o, uint8_t *out,
+                           size_t out_cap)
 {
     memset(e, 0, sizeof *e);
     e->opt = *o;
@@ -178,7 +179,7 @@ static ref_frame_status on_block_size(frame_engine *e, const uint8_t *p)
     return REF_FRAME_OK;
 }
 
-size_t engine_history(const frame_engine *e)
+size_t ref_frame_engine_history(const frame_engine *e)
 {
     uint64_t h = e->frame_out < REF_FRAME_HISTORY ? e->frame_out : REF_FRAME_HISTORY;
     if (!e->linked)
@@ -186,7 +187,7 @@ size_t engine_history(const frame_engine *e)
     return h < e->out_pos ? (size_t)h : e->out_pos;
 }
 
-size_t engine_unit_output_max(const frame_engine *e)
+size_t ref_frame_engine_unit_output_max(const frame_engine *e)
 {
     return e->unit == U_BLOCK_DATA || e->unit == U_LEGACY_DATA ? e->block_max : 0;
 }
@@ -230,7 +231,7 @@ static ref_frame_status decode_block(frame_engine *e, const uint8_t *data, size_
         dp.dst_cap = room;           /* mutant: only the buffer bounds a block */
     if (!dp.dst)
         dp.dst_cap = 0;
-    dp.prefix_len = engine_history(e);
+    dp.prefix_len = ref_frame_engine_history(e);
     if (use_dict) {
         dp.dict = e->opt.dict;
         dp.dict_len = e->opt.dict_len;
@@ -329,7 +330,7 @@ static ref_frame_status on_legacy_data(frame_engine *e, const uint8_t *p)
     return REF_FRAME_OK;
 }
 
-ref_frame_status engine_unit(frame_engine *e, const uint8_t *p)
+ref_frame_status ref_frame_engine_unit(frame_engine *e, const uint8_t *p)
 {
     const size_t n = e->need;
     ref_frame_status st = REF_FRAME_OK;
@@ -353,7 +354,7 @@ ref_frame_status engine_unit(frame_engine *e, const uint8_t *p)
         e->skip_off = e->pos + 4;
         break;
     }
-    case U_SKIP_DATA: break;   /* never handed over: engine_skipped() */
+    case U_SKIP_DATA: break;   /* never handed over: ref_frame_engine_skipped() */
     case U_LEGACY_SIZE: st = on_legacy_size(e, p); break;
     case U_LEGACY_DATA: st = on_legacy_data(e, p); break;
     }
@@ -362,7 +363,7 @@ ref_frame_status engine_unit(frame_engine *e, const uint8_t *p)
     return st;
 }
 
-void engine_skipped(frame_engine *e, size_t n)
+void ref_frame_engine_skipped(frame_engine *e, size_t n)
 {
     e->pos += n;
     e->need -= n;
@@ -370,7 +371,7 @@ void engine_skipped(frame_engine *e, size_t n)
         frame_done(e);
 }
 
-int engine_end(frame_engine *e, const uint8_t *rest, size_t rest_len)
+int ref_frame_engine_end(frame_engine *e, const uint8_t *rest, size_t rest_len)
 {
     size_t i;
     if (e->unit != U_MAGIC && e->unit != U_LEGACY_SIZE)
@@ -390,7 +391,7 @@ int engine_end(frame_engine *e, const uint8_t *rest, size_t rest_len)
     return 1;
 }
 
-ref_frame_status engine_truncated(frame_engine *e)
+ref_frame_status ref_frame_engine_truncated(frame_engine *e)
 {
     switch (e->unit) {
     case U_BLOCK_DATA:
@@ -414,7 +415,7 @@ ref_frame_status engine_truncated(frame_engine *e)
     return REF_FRAME_OK;
 }
 
-ref_frame_result engine_result(const frame_engine *e, size_t written)
+ref_frame_result ref_frame_engine_result(const frame_engine *e, size_t written)
 {
     ref_frame_result r;
     r.status = e->status;
@@ -448,25 +449,25 @@ ref_frame_result ref_frame_decode(const ref_frame_options *o, const uint8_t *src
     }
     if ((!src && src_len) || (!dst && dst_cap) || (!o->dict && o->dict_len))
         return bad_parameter();
-    engine_init(e, o, dst, dst_cap);
+    ref_frame_engine_init(e, o, dst, dst_cap);
     for (;;) {
         const size_t at = (size_t)e->pos, avail = src_len - at;
         const uint8_t *here = src ? src + at : NULL;   /* no NULL + 0 */
         if (e->unit == U_SKIP_DATA) {
-            if (avail < e->need && engine_truncated(e) != REF_FRAME_OK)
+            if (avail < e->need && ref_frame_engine_truncated(e) != REF_FRAME_OK)
                 break;
-            engine_skipped(e, e->need);
+            ref_frame_engine_skipped(e, e->need);
             continue;
         }
         if (avail < e->need) {
-            if (engine_end(e, here, avail))
+            if (ref_frame_engine_end(e, here, avail))
                 break;
-            if (engine_truncated(e) != REF_FRAME_OK)
+            if (ref_frame_engine_truncated(e) != REF_FRAME_OK)
                 break;
             /* Only in a mutant build: the unit is read past the input. */
         }
-        if (engine_unit(e, here) != REF_FRAME_OK)
+        if (ref_frame_engine_unit(e, here) != REF_FRAME_OK)
             break;
     }
-    return engine_result(e, e->out_pos);
+    return ref_frame_engine_result(e, e->out_pos);
 }

@@ -66,28 +66,29 @@ typedef struct frame_engine {
     int legacy_short;     /* the previous legacy chunk was below 8 MiB */
 } frame_engine;
 
-void engine_init(frame_engine *e, const ref_frame_options *o, uint8_t *out, size_t out_cap);
+void ref_frame_engine_init(frame_engine *e, const ref_frame_options *o, uint8_t *out,
+                           size_t out_cap);
 
 /* Process the next unit, p[0..e->need). Returns e->status. */
-ref_frame_status engine_unit(frame_engine *e, const uint8_t *p);
+ref_frame_status ref_frame_engine_unit(frame_engine *e, const uint8_t *p);
 
 /* U_SKIP_DATA: n (<= e->need) bytes of user data went by. */
-void engine_skipped(frame_engine *e, size_t n);
+void ref_frame_engine_skipped(frame_engine *e, size_t n);
 
 /* The input ended with rest[0..rest_len) of the next unit (rest_len <
  * e->need). Returns 1 when the input may end here (consuming rest), else 0. */
-int engine_end(frame_engine *e, const uint8_t *rest, size_t rest_len);
+int ref_frame_engine_end(frame_engine *e, const uint8_t *rest, size_t rest_len);
 
 /* The input ended inside the next unit: fail with the check that guards
  * that unit. In the mutant build of that check it returns REF_FRAME_OK,
  * and the driver goes on as a decoder without the check would. */
-ref_frame_status engine_truncated(frame_engine *e);
+ref_frame_status ref_frame_engine_truncated(frame_engine *e);
 
 /* Largest output of the next unit (0 for units that produce none). */
-size_t engine_unit_output_max(const frame_engine *e);
+size_t ref_frame_engine_unit_output_max(const frame_engine *e);
 /* History the next block may reference, in bytes before out + out_pos. */
-size_t engine_history(const frame_engine *e);
+size_t ref_frame_engine_history(const frame_engine *e);
 
-ref_frame_result engine_result(const frame_engine *e, size_t written);
+ref_frame_result ref_frame_engine_result(const frame_engine *e, size_t written);
 
 #endif /* LZ4REF_FRAME_ENGINE_H */

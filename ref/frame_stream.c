@@ -82,9 +82,9 @@ void ref_frame_stream_free(ref_frame_stream *s)
 
 void ref_frame_stream_reset(ref_frame_stream *s)
 {
-    /* Everything but the buffers and options starts over (history.md
-     * ULZ4-2023-1227: a reset that keeps stale state fails the next frame). */
-    engine_init(&s->e, &s->opt, s->window, s->window_cap);
+    /* Everything but the buffers and options starts over
+     * (docs/fix-history.md#ulz4-2023-1227: a reset that keeps stale state fails the next frame). */
+    ref_frame_engine_init(&s->e, &s->opt, s->window, s->window_cap);
     s->pend_off = s->pend_len = s->delivered = 0;
     s->staged = 0;
 }
@@ -94,8 +94,8 @@ void ref_frame_stream_reset(ref_frame_stream *s)
 static int make_room(ref_frame_stream *s)
 {
     frame_engine *e = &s->e;
-    const size_t max_out = engine_unit_output_max(e);
-    const size_t keep = engine_history(e);
+    const size_t max_out = ref_frame_engine_unit_output_max(e);
+    const size_t keep = ref_frame_engine_history(e);
 
     if (max_out == 0 || e->out_cap - e->out_pos >= max_out)
         return 1;
@@ -166,7 +166,7 @@ ref_frame_status ref_frame_stream_decode(ref_frame_stream *s, const uint8_t *src
             size_t take = avail < e->need ? avail : e->need;
             if (take == 0)
                 break;
-            engine_skipped(e, take);
+            ref_frame_engine_skipped(e, take);
             in += take;
             continue;
         }
@@ -196,7 +196,7 @@ ref_frame_status ref_frame_stream_decode(ref_frame_stream *s, const uint8_t *src
             break;
         }
         before = e->out_pos;
-        if (engine_unit(e, unit) != REF_FRAME_OK)
+        if (ref_frame_engine_unit(e, unit) != REF_FRAME_OK)
             break;
         s->pend_off = before;
         s->pend_len = e->out_pos - before;
@@ -220,9 +220,9 @@ ref_frame_result ref_frame_stream_finish(ref_frame_stream *s)
 
     if (e->status == REF_FRAME_OK && s->pend_len)
         stream_fail(s, REF_FRAME_ERR_BAD_PARAMETER);   /* output not taken */
-    if (e->status == REF_FRAME_OK && !engine_end(e, s->stage, s->staged))
-        (void)engine_truncated(e);   /* mutant build of its check: accepts */
+    if (e->status == REF_FRAME_OK && !ref_frame_engine_end(e, s->stage, s->staged))
+        (void)ref_frame_engine_truncated(e);   /* mutant build of its check: accepts */
     if (e->status == REF_FRAME_OK)
         s->staged = 0;
-    return engine_result(e, s->delivered);
+    return ref_frame_engine_result(e, s->delivered);
 }

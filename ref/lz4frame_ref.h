@@ -105,7 +105,7 @@ typedef struct ref_frame_options {
      * place; the streaming decoder keeps a copy. */
     const uint8_t *dict;
     size_t dict_len;
-    /* Zero padding (history.md KLZ4-UNLZ4-PAD, the kernel since v5.14):
+    /* Zero padding (docs/fix-history.md#klz4-unlz4-pad, the kernel since v5.14):
      * when non-zero, a 4-byte zero word is skipped wherever a frame may
      * start (at the start, after any frame, and where a legacy chunk size
      * is expected, which ends the legacy frame), and 1 to 3 zero bytes at

@@ -64,7 +64,7 @@ typedef enum ref_profile {
 } ref_profile;
 
 /* What a partial decode returns when min(target, capacity) is 0
- * (history.md §7.2/§7.3). */
+ * (docs/fix-history.md#current-kernel-api-g2-and-g3). */
 typedef enum ref_target0 {
     REF_TARGET0_RETURNS_ZERO = 0,   /* upstream >= 1.9.2: 0 bytes, success */
     REF_TARGET0_AS_EMPTY_OUTPUT = 1 /* kernel / upstream < 1.9.2: like capacity 0, so

@@ -60,8 +60,8 @@ const ref_latitude ref_latitudes[] = {
       "decode such a frame without a dictionary (its blocks then decode or fail on their own), "
       "where ref rejects it (FRAME_DICT_AVAILABLE)" },
     { "UNLZ4_TRUSTED_CHUNK_SIZES", "unlz4 in buffer mode",
-      "lib/decompress_unlz4.c decodes initramfs images the kernel trusts; history.md "
-      "KLZ4-UNLZ4-CHUNK (a chunk size is not checked against the input left)",
+      "lib/decompress_unlz4.c decodes initramfs images the kernel trusts; "
+      "docs/fix-history.md#klz4-unlz4-chunk (a chunk size is not checked against the input left)",
       "buffer mode is compared only on streams whose chunks all lie inside the input (it "
       "reads the magic and every chunk without checking in_len); fill mode is compared on "
       "every stream" },

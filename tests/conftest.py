@@ -1,5 +1,7 @@
 """Shared helpers for the pytest suite of lz4gate."""
-import functools
+import fcntl
+import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -7,10 +9,11 @@ import sys
 import pytest
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MEMO = os.path.join(TOP, "build", "test-memo")
 
 
 def make(*targets, **kw):
-    """Run make in the repository; raise with the build output on failure."""
+    """Run make in the repository; fail the test with the output if it fails."""
     cmd = ["make", "-s", "--no-print-directory"] + list(targets)
     proc = subprocess.run(cmd, cwd=TOP, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           universal_newlines=True, errors="replace", **kw)
@@ -19,15 +22,87 @@ def make(*targets, **kw):
     return proc.stdout
 
 
+def harness(*args, **kw):
+    """Run `python3 -m harness ARGS` in the repository (CompletedProcess, text)."""
+    return subprocess.run([sys.executable, "-m", "harness"] + [str(a) for a in args], cwd=TOP,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, errors="replace", **kw)
+
+
+def needs(config):
+    """A skip mark for a build configuration this machine cannot run (32-bit
+    sanitizer builds on a kernel without IA-32 emulation); the reason is the
+    one line harness/toolchain.py gives, shown by pytest -rs."""
+    from harness import toolchain
+    return pytest.mark.skipif(not toolchain.runnable(config),
+                              reason="%s: %s" % (config, toolchain.NO_I386))
+
+
+def _config32():
+    from harness import toolchain
+    return "asan32" if toolchain.runnable("asan32") else "O2-32"
+
+
+# The 32-bit build the tests run: ASan+UBSan where this machine can execute
+# 32-bit programs, else the plain -O2 build under the i386 emulator (a kernel
+# without IA-32 emulation; harness/toolchain.py exec_prefix).
+CONFIG32 = _config32()
+
+
+def expect_bad_input(proc, *words):
+    """Exit status 2 and one clear line on stderr naming each of words."""
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    for w in words:
+        assert w in lines[0], lines[0]
+
+
+def _session_id():
+    # pytest-xdist gives every worker of one run the same id; a plain run
+    # uses its process id.
+    return os.environ.get("PYTEST_XDIST_TESTRUNUID") or "pid%d" % os.getpid()
+
+
+def session_memo(name, compute):
+    """compute() once per test run, whichever worker asks first; the others
+    wait for it and read its JSON result (shared runs such as the contract
+    records of one subject)."""
+    key = hashlib.sha256(name.encode()).hexdigest()[:16]
+    d = os.path.join(MEMO, _session_id())
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, key + ".json")
+    with open(path + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.path.exists(path):
+            with open(path) as f:
+                return json.load(f)
+        value = compute()
+        with open(path + ".tmp", "w") as f:
+            json.dump(value, f)
+        os.replace(path + ".tmp", path)
+        return value
+
+
+def contract_records(spec, config):
+    """Contract + vector records of one subject/config, run once per test run
+    (several tests in several workers read the same run)."""
+    from harness.runners.contracts.run import run_contracts
+    return tuple(session_memo("contracts:%s:%s" % (spec, config),
+                              lambda: run_contracts(spec, config, quiet=True)))
+
+
 @pytest.fixture(scope="session")
 def top():
     return TOP
 
 
-@functools.lru_cache(maxsize=None)
-def contract_records(spec, config):
-    """Contract + vector records of one subject/config, run once per session
-    (several tests read the same run)."""
-    sys.path.insert(0, os.path.join(TOP, "harness"))
-    import contracts
-    return tuple(contracts.run_contracts(spec, config, quiet=True))
+def pytest_sessionstart(session):
+    """Drop the memos of earlier runs (a day old)."""
+    import shutil
+    import time
+    if os.path.isdir(MEMO):
+        for d in os.listdir(MEMO):
+            path = os.path.join(MEMO, d)
+            if time.time() - os.path.getmtime(path) > 86400:
+                shutil.rmtree(path, ignore_errors=True)

@@ -2,61 +2,35 @@
 """Mutation check of the reference decoders' named checks.
 
 For every check in ref/checks.h (block decoder) and ref/frame_checks.h
-(frame decoder), build the unit tests that must catch it (block checks:
-tests/c/test_decode.c, frame checks: tests/c/test_frame.c) with that one
-check switched off (-DREF_MUTANT=NAME) in a 64-bit and a 32-bit ASan+UBSan
-build, run them, and require that at least one build fails. A check whose
-mutant survives is not exercised by any test: that is a defect of the suite,
-and this script exits 1.
+(frame decoder), build ref's unit tests with that one check switched off
+(-DREF_MUTANT=NAME; the object cache recompiles only the files that read
+it) in a 64-bit and, if it survives, a 32-bit ASan+UBSan build, run them,
+and require that a test fails. A check whose mutant survives is not
+exercised by any test: that is a defect of the suite, and this script
+exits 1.
 
 Usage: tests/mutants.py [NAME ...]     (default: every check)
 """
 import os
-import re
-import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MUTANT_CONFIGS = ("asan64", "asan32")
-PROGRAM = "test_decode"          # kills the block decoder's checks
-FRAME_PROGRAM = "test_frame"     # kills the frame decoder's checks
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from harness import reftests  # noqa: E402
+from harness.subjects.refcodec import check_names, frame_check_names  # noqa: E402
 
-
-def _list(header, start, end):
-    with open(os.path.join(TOP, "ref", header)) as f:
-        text = f.read()
-    body = text[text.index(start):text.index(end)]
-    return re.findall(r"X\((\w+),", body)
+# 64-bit, then 32-bit: ASan+UBSan, or the plain 32-bit build where this machine
+# cannot run 32-bit sanitizer builds (harness/toolchain.py exec_prefix).
+MUTANT_CONFIGS = ("asan64", "asan32" if reftests.runnable("asan32") else "gcc-O2-m32")
 
 
-def block_check_names():
-    """The block decoder's checks, from the REF_CHECK_LIST X-macro."""
-    return _list("checks.h", "#define REF_CHECK_LIST", "enum ref_check_id")
-
-
-def frame_check_names():
-    """The frame decoder's checks, from the REF_FRAME_CHECK_LIST X-macro."""
-    return _list("frame_checks.h", "#define REF_FRAME_CHECK_LIST", "enum ref_frame_check_id")
-
-
-def check_names():
-    """Every check name, in mutant-id order: block checks, then frame checks."""
-    return block_check_names() + frame_check_names()
-
-
-def program_for(name):
-    """The unit test program that must fail when check `name` is removed."""
-    return FRAME_PROGRAM if name in frame_check_names() else PROGRAM
-
-
-def build(name, config):
-    """Build the mutant; return the binary path (raises on a build error)."""
-    program = program_for(name)
-    subprocess.run(
-        ["make", "-s", "--no-print-directory", "MUTANT=" + name, "CONFIG=" + config,
-         "build/mutants/%s/%s/%s" % (name, config, program)],
-        cwd=TOP, check=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    return os.path.join(TOP, "build", "mutants", name, config, program)
+def programs_for(name):
+    """Every unit-test program, the family's own first (block checks:
+    test_decode*, frame checks: test_frame*): a mutant usually dies there."""
+    family = "test_frame" if name in frame_check_names() else "test_decode"
+    progs = reftests.programs()
+    return [p for p in progs if p.startswith(family)] + \
+        [p for p in progs if not p.startswith(family)]
 
 
 def first_failure_line(output):
@@ -68,26 +42,28 @@ def first_failure_line(output):
 
 
 def run_mutant(name, first_kill=False):
-    """Return {config: (killed, evidence)} for one check's mutant. With
-    first_kill, stop at the first configuration that kills it (asan64 first;
-    only the 32-bit-only checks need asan32)."""
+    """{config: (killed, evidence)} for one check's mutant. With first_kill,
+    stop at the first configuration that kills it (asan64 first; only the
+    32-bit-only checks need asan32)."""
     results = {}
     for config in MUTANT_CONFIGS:
         if first_kill and any(k for k, _ in results.values()):
             break
-        binary = build(name, config)
-        env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
-        proc = subprocess.run([binary], cwd=TOP, env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, universal_newlines=True,
-                              errors="replace", timeout=300)
-        results[config] = (proc.returncode != 0, first_failure_line(proc.stdout))
+        killed, evidence = False, ""
+        wanted = [p for p in programs_for(name) if p in reftests.programs_for(config)]
+        for prog in wanted:
+            binary = reftests.build(config, name, only=[prog])[prog]
+            status, text = reftests.run(binary, timeout=300, purpose="runner", config=config,
+                                        LZ4GATE_CHECK_FIRST="1")
+            if status != 0:
+                killed, evidence = True, "%s: %s" % (prog, first_failure_line(text))
+                break
+        results[config] = (killed, evidence)
     return results
 
 
 def run_all(names, jobs=2, first_kill=True):
-    """{name: results} for every name, `jobs` mutants at a time (each is a
-    build and a run in subprocesses: threads are enough)."""
-    from concurrent.futures import ThreadPoolExecutor
+    """{name: results} for every name, `jobs` mutants at a time."""
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         return dict(zip(names, pool.map(lambda n: run_mutant(n, first_kill), names)))
 
@@ -95,8 +71,7 @@ def run_all(names, jobs=2, first_kill=True):
 def main(argv):
     names = argv[1:] or check_names()
     survivors = []
-    for name in names:
-        results = run_mutant(name)
+    for name, results in run_all(names).items():
         killed_by = [c for c, (killed, _) in results.items() if killed]
         evidence = next((e for _, (k, e) in results.items() if k and e), "")
         status = "killed (%s)" % ", ".join(killed_by) if killed_by else "SURVIVED"

@@ -5,17 +5,10 @@ tree exists on Debian 12; see tests/fixtures/README.md).
 The correct G1 fixture passes every old-API check in 64- and 32-bit; each
 faulty variant fails exactly the checks for its fault, so the checks bite.
 """
-import json
-import os
-import subprocess
-import sys
-
 import pytest
 
-from conftest import TOP, contract_records
-
-sys.path.insert(0, os.path.join(TOP, "harness"))
-import subjects  # noqa: E402
+from conftest import CONFIG32, contract_records, expect_bad_input, harness
+from harness.subjects.build import build, info as subject_info
 
 OLD_CHECKS = {
     "old_compress.ignores_dst_len_fits_bound",
@@ -40,8 +33,7 @@ FAULTS = {
 
 
 def info(spec, config="asan64"):
-    with open(os.path.join(subjects.build(spec, config, quiet=True), "subject.json")) as f:
-        return json.load(f)
+    return subject_info(build(spec, config, quiet=True))
 
 
 def test_g1_fixture_is_probed_as_the_old_kernel_api():
@@ -60,7 +52,7 @@ def test_r1xx_fixture_is_probed_with_the_old_upstream_names():
                                       "LZ4_compressHC2_limitedOutput"}
 
 
-@pytest.mark.parametrize("config", ["asan64", "asan32", "O2"])
+@pytest.mark.parametrize("config", ["asan64", CONFIG32, "O2"])
 def test_g1_fixture_passes_the_old_api_contract(config):
     recs = {r["check"]: r for r in contract_records("fixture:kernel-g1", config)
             if r["check"].startswith("old_")}
@@ -91,9 +83,5 @@ def test_r1xx_fixture_passes_every_contract_and_vector_through_the_old_names():
 
 
 def test_unknown_fixture_is_a_clear_error():
-    proc = subprocess.run([sys.executable, os.path.join(TOP, "harness", "subjects.py"),
-                           "build", "fixture:nope"], stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, universal_newlines=True)
-    assert proc.returncode == 2
-    assert "unknown fixture 'nope'; use one of:" in proc.stderr
-    assert len(proc.stderr.strip().splitlines()) == 1
+    expect_bad_input(harness("subjects", "build", "fixture:nope"),
+                     "unknown fixture 'nope'; use one of:")

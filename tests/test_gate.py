@@ -1,31 +1,64 @@
 """The gate (ci/gate.py): verdicts on known scenarios."""
 import difflib
+import json
 import os
 import subprocess
 import sys
 
 from conftest import TOP
+from harness.fuzzing.targets import TARGETS
 
 GATE = os.path.join(TOP, "ci", "gate.py")
 
 
-def gate(tmp_path, *args):
+# Runner stages a fuzz-only scenario skips on purpose.
+SKIP_RUNNERS = ("--skip", "contracts", "--skip", "regress", "--skip", "compare",
+                "--skip", "replay")
+
+
+def gate(tmp_path, *args, out="out"):
     return subprocess.run([sys.executable, GATE, "--fuzz-time", "0", "--configs", "asan64",
-                           "--no-coverage", "--out", str(tmp_path / "out")] + list(args),
+                           "--no-coverage", "--out", str(tmp_path / out)] + list(args),
                           cwd=TOP, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True)
 
 
-def test_default_scenario_passes_and_reports_fixes(tmp_path):
+def kernel_patch(tmp_path, name, rel, old, new, count=1):
+    """A patch made here from the fetched tree (no kernel code is committed):
+    rel with `old` replaced by `new` (the first `count` times)."""
+    src = os.path.join(TOP, "build", "subjects", "linux-6.1", rel)
+    with open(src) as f:
+        lines = f.read().splitlines(True)
+    text = "".join(lines)
+    assert old in text, "%s not found in %s" % (old, rel)
+    changed = text.replace(old, new, count).splitlines(True)
+    patch = tmp_path / name
+    patch.write_text("".join(difflib.unified_diff(lines, changed, "a/" + rel, "b/" + rel)))
+    return str(patch)
+
+
+def findings(tmp_path, out="out"):
+    return json.loads((tmp_path / out / "findings.json").read_text())
+
+
+def ids(found, category):
+    return {i["id"] for g in found["groups"][category] for i in g["items"]}
+
+
+def test_default_scenario_passes_reports_fixes_and_is_deterministic(tmp_path):
     proc = gate(tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     report = (tmp_path / "out" / "report.md").read_text()
     assert report.startswith("# lz4gate: PASS")
-    # Upstream 1.9.4 has the three fixes Linux 6.1 lacks (history.md §9).
-    fixed = report.split("## Newly fixed")[1].split("##")[0]
+    assert "skipped on purpose** | fuzz (--fuzz-time 0); coverage (--no-coverage)" in report
+    # Upstream 1.9.4 has the three fixes Linux 6.1 lacks (docs/fix-history.md).
+    first = findings(tmp_path)
     for case in ("KLZ4-GAP-17543", "KLZ4-GAP-HCLIM", "KLZ4-GAP-3520"):
-        assert case in fixed
+        assert case in ids(first, "fixed")
     assert (tmp_path / "out" / "junit.xml").read_text().startswith("<?xml")
+    # With fuzzing off, a second run gives the same verdict and findings.
+    again = gate(tmp_path, out="again")
+    assert again.returncode == 0 and findings(tmp_path, "again") == first
 
 
 def test_subject_against_itself_passes(tmp_path):
@@ -33,27 +66,60 @@ def test_subject_against_itself_passes(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_candidate_that_drops_a_fix_fails_and_names_it(tmp_path):
-    # Revert KLZ4-2022-49078 in a copy of the kernel tree: the patch is made
-    # here from the fetched tree, so no kernel code is committed.
-    src = os.path.join(TOP, "build", "subjects", "linux-6.1", "lib", "lz4", "lz4_decompress.c")
-    with open(src) as f:
-        lines = f.read().splitlines(True)
-    reverted = [l.replace(" || (ip >= (iend - 2))", "") for l in lines]
-    assert reverted != lines, "the fix line was not found in the kernel tree"
-    patch = tmp_path / "drop-49078.patch"
-    patch.write_text("".join(difflib.unified_diff(lines, reverted, "a/lib/lz4/lz4_decompress.c",
-                                                  "b/lib/lz4/lz4_decompress.c")))
-    proc = gate(tmp_path, "--base", "kernel", "--candidate", "kernel", "--patch", str(patch))
+def test_candidate_that_drops_a_fix_fails_names_it_and_is_deterministic(tmp_path):
+    patch = kernel_patch(tmp_path, "drop-49078.patch", "lib/lz4/lz4_decompress.c",
+                         " || (ip >= (iend - 2))", "", count=-1)
+    proc = gate(tmp_path, "--base", "kernel", "--candidate", "kernel", "--patch", patch)
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    lost = proc.stdout.split("## Lost fixes")[1].split("## New failures")[0]
-    assert "KLZ4-2022-49078" in lost
+    first = findings(tmp_path)
+    assert "KLZ4-2022-49078" in ids(first, "lost")
+    assert first["verdict"] == "FAIL"
+    again = gate(tmp_path, "--base", "kernel", "--candidate", "kernel", "--patch", patch,
+                 out="again")
+    assert again.returncode == 1 and findings(tmp_path, "again") == first
 
 
-def test_bad_input_exits_2(tmp_path):
-    proc = gate(tmp_path, "--candidate", "upstream:/nonexistent")
-    assert proc.returncode == 2
-    assert "does not exist" in proc.stderr
+def test_bad_input_exits_2_with_one_line(tmp_path):
+    for args, words in ((["--candidate", "upstream:/nonexistent"], "does not exist"),
+                        (["--fuzz-time", "-5"], "--fuzz-time"),
+                        (["--jobs", "0"], "--jobs"),
+                        (["--configs", "asan64,m68k"], "unknown configuration"),
+                        (["--fuzz-targets", "nope"], "unknown fuzz target"),
+                        (["--frobnicate"], "unrecognized")):
+        proc = gate(tmp_path, *args)
+        assert proc.returncode == 2, (args, proc.stdout + proc.stderr)
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and words in lines[0], (args, proc.stderr)
+
+
+def test_a_candidate_whose_fuzz_build_fails_cannot_pass(tmp_path):
+    # The candidate builds for the runners but not with libFuzzer's
+    # instrumentation: the fuzz stage cannot run, so the gate exits 2.
+    patch = kernel_patch(tmp_path, "no-fuzz-build.patch", "lib/lz4/lz4_compress.c",
+                         "#include <linux/lz4.h>",
+                         "#include <linux/lz4.h>\n#if __has_feature(coverage_sanitizer)\n"
+                         "#error lz4gate test: no fuzz build\n#endif")
+    proc = gate(tmp_path, "--base", "kernel", "--candidate", "kernel", "--patch", patch,
+                "--fuzz-time", "10", "--fuzz-targets", "compress_roundtrip", *SKIP_RUNNERS)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert lines[-1].startswith("gate: cannot run: [fuzz]"), proc.stderr
+    assert "lz4gate test: no fuzz build" in lines[-1]
+
+
+def test_a_planted_compressor_corruption_fails_the_gate_despite_documented_findings(tmp_path):
+    # Linux 6.1 has documented compressor findings (KLZ4-ACCEL-WRAP:
+    # roundtrip@compress_fast); they are the base tree's, and never hide a
+    # candidate's new corruption: wrong offsets for acceleration > 3.
+    patch = kernel_patch(tmp_path, "corrupt.patch", "lib/lz4/lz4_compress.c",
+                         "LZ4_writeLE16(op, (U16)(ip - match));",
+                         "LZ4_writeLE16(op, (U16)(ip - match + (acceleration > 3)));")
+    proc = gate(tmp_path, "--base", "kernel", "--candidate", "kernel", "--patch", patch,
+                "--fuzz-time", "20", "--fuzz-targets", "compress_roundtrip", *SKIP_RUNNERS)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    new = [g for g in findings(tmp_path)["groups"]["new"]
+           if any(i["kind"] == "fuzz" for i in g["items"])]
+    assert any(g["signature"].startswith("roundtrip@compress_") for g in new), new
 
 
 def test_ci_entry_script_with_github_and_gitlab_variables(tmp_path):
@@ -91,8 +157,7 @@ def test_oss_fuzz_build_script_with_the_variables_it_gets(tmp_path):
                           cwd=str(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           universal_newlines=True)
     assert proc.returncode == 0, proc.stdout
-    for t in ("decode_differential", "compress_roundtrip", "ref_to_subject",
-              "base_vs_candidate", "frame_decode", "frame_roundtrip", "legacy_decode"):
+    for t in TARGETS:
         for suffix in ("", ".dict", ".options", "_seed_corpus.zip"):
             assert (out / (t + suffix)).exists(), t + suffix
         seeds = tmp_path / ("seeds-" + t)

@@ -9,8 +9,9 @@ import subprocess
 
 from conftest import TOP
 
-USERS = [os.path.join("fuzz", f) for f in sorted(os.listdir(os.path.join(TOP, "fuzz")))
-         if f.endswith((".c", ".h"))] + [os.path.join("harness", "vectors.c")]
+VECTORS = os.path.join("harness", "runners", "vectors")
+USERS = [os.path.join(d, f) for d in ("fuzz", VECTORS) for f in sorted(os.listdir(os.path.join(TOP, d)))
+         if f.endswith((".c", ".h"))]
 
 
 def table_names():
@@ -59,13 +60,14 @@ def test_a_missing_row_stops_the_fuzz_target(tmp_path):
     mutant.write_text(text[:start] + text[end:])
     prog = tmp_path / "probe"
     probe = tmp_path / "probe.c"
-    probe.write_text('#define FUZZ_TARGET_NAME "probe"\n#include "fuzz_oracle.h"\n'
+    probe.write_text('#include "oracle.h"\nFZ_TARGET("probe");\n'
                      'int main(void) { fz_latitude("PARTIAL_EARLY_END"); return 0; }\n')
     refs = [os.path.join(TOP, "ref", f) for f in os.listdir(os.path.join(TOP, "ref"))
             if f.endswith(".c") and f != "profile.c"]
+    oracle = [os.path.join(TOP, "fuzz", f) for f in ("oracle.c", "oracle_record.c")]
     subprocess.run(["cc", "-std=gnu11", "-I" + os.path.join(TOP, "fuzz"),
-                    "-I" + os.path.join(TOP, "ref"), "-I" + os.path.join(TOP, "harness"),
-                    "-o", str(prog), str(probe), str(mutant)] + refs, check=True)
+                    "-I" + os.path.join(TOP, "ref"),
+                    "-o", str(prog), str(probe), str(mutant)] + oracle + refs, check=True)
     proc = subprocess.run([str(prog)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True)
     assert proc.returncode != 0

@@ -1,53 +1,56 @@
-"""The regression list (regress/cases, harness/regress.py)."""
+"""The regression list (regress/cases, harness/runners/regress)."""
 import json
 import os
-import shutil
-import subprocess
-import sys
 
 import pytest
 
-from conftest import TOP
-
-sys.path.insert(0, os.path.join(TOP, "harness"))
-import regress  # noqa: E402
-
-REGRESS = os.path.join(TOP, "harness", "regress.py")
+from conftest import CONFIG32, harness, session_memo
+from harness.report.regressions.results import differences, load_results
+from harness.errors import CaseError
+from harness.paths import CASES_DIR
+from harness.runners.regress.cases import load_cases
+from harness.runners.regress.run import run_subject
 
 
 def cli(*args, **kw):
-    return subprocess.run([sys.executable, REGRESS] + list(args), cwd=TOP,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True, **kw)
+    return harness("regress", *args, **kw)
 
 
+def records(spec, config):
+    """Every case on one default subject in one configuration, run once per
+    test run (several tests, in several workers, read it)."""
+    return session_memo("regress:%s:%s" % (spec, config),
+                        lambda: run_subject(spec, load_cases(), [config], quiet=True))
+
+
+@pytest.mark.check
 def test_every_case_file_is_valid():
     proc = cli("--check")
     assert proc.returncode == 0, proc.stderr
-    assert len(regress.load_cases()) >= 5
+    assert len(load_cases()) >= 5
 
 
-@pytest.mark.parametrize("config", ["asan64", "asan32"])
+@pytest.mark.parametrize("config", ["asan64", CONFIG32])
 def test_reference_passes_every_case(config):
-    recs = regress.run_subject("ref", regress.load_cases(), [config], quiet=True)
+    recs = records("ref", config)
     bad = [r for r in recs if r["status"] not in ("pass", "n/a")]
     assert not bad, "\n".join("%s: %s" % (r["case"], r["evidence"]) for r in bad)
 
 
 @pytest.mark.parametrize("spec", ["upstream", "kernel"])
-@pytest.mark.parametrize("config", ["asan64", "asan32"])
+@pytest.mark.parametrize("config", ["asan64", CONFIG32])
 def test_default_subjects_have_no_unexplained_failure(spec, config):
-    recs = regress.run_subject(spec, regress.load_cases(), [config], quiet=True)
+    recs = records(spec, config)
     bad = [r for r in recs if r["status"] == "FAIL"]
     assert not bad, "\n".join("%s: %s" % (r["case"], r["evidence"]) for r in bad)
 
 
 def test_kernel_61_findings_are_shown():
-    # history.md §9: Linux 6.1 lacks upstream's CVE-2019-17543, HC limit and
-    # CVE-2021-3520 fixes. The matrix must show them as known findings.
-    cases = [c for c in regress.load_cases()
+    # Linux 6.1 lacks upstream's CVE-2019-17543, HC limit and CVE-2021-3520
+    # fixes (docs/fix-history.md). The matrix must show them as known findings.
+    cases = [c for c in load_cases()
              if c["id"] in ("KLZ4-GAP-17543", "KLZ4-GAP-HCLIM", "KLZ4-GAP-3520")]
-    recs = regress.run_subject("kernel", cases, ["asan64"], quiet=True)
+    recs = run_subject("kernel", cases, ["asan64"], quiet=True)
     assert {r["case"] for r in recs if r["status"] == "known finding"} == \
         {"KLZ4-GAP-17543", "KLZ4-GAP-HCLIM", "KLZ4-GAP-3520"}
 
@@ -58,15 +61,25 @@ def test_every_case_can_fail():
     assert "DOES NOT FAIL" not in proc.stdout
 
 
-def test_case_without_a_way_to_fail_is_rejected(tmp_path, monkeypatch):
-    case = json.load(open(os.path.join(regress.CASES_DIR, "KLZ4-GAP-3520.json")))
+def test_case_without_a_way_to_fail_is_rejected(tmp_path):
+    case = json.load(open(os.path.join(CASES_DIR, "KLZ4-GAP-3520.json")))
     case["fails_on"] = []
     d = tmp_path / "cases"
     d.mkdir()
     (d / "KLZ4-GAP-3520.json").write_text(json.dumps(case))
-    monkeypatch.setattr(regress, "CASES_DIR", str(d))
-    with pytest.raises(regress.CaseError, match="no way to see it fail"):
-        regress.load_cases()
+    with pytest.raises(CaseError, match="no way to see it fail"):
+        load_cases(cases_dir=str(d))
+
+
+def test_a_result_field_that_decides_nothing_is_rejected(tmp_path):
+    # "expect" in the call decides a test; a second expectation is an error.
+    case = json.load(open(os.path.join(CASES_DIR, "KLZ4-GAP-3520.json")))
+    case["tests"][0]["result"] = "invalid"
+    d = tmp_path / "cases"
+    d.mkdir()
+    (d / "KLZ4-GAP-3520.json").write_text(json.dumps(case))
+    with pytest.raises(CaseError, match="'result' is not a field"):
+        load_cases(cases_dir=str(d))
 
 
 def test_bad_input():
@@ -76,3 +89,25 @@ def test_bad_input():
     assert proc.returncode == 2 and "no such case" in proc.stderr
     proc = cli("zstd:/x")
     assert proc.returncode == 2 and "unknown subject" in proc.stderr
+
+
+SNAPSHOT = os.path.join(os.path.dirname(CASES_DIR), "results", "default.jsonl")
+
+
+@pytest.mark.parametrize("spec", ["ref", "upstream", "kernel"])
+@pytest.mark.parametrize("config", ["asan64", CONFIG32])
+def test_the_committed_snapshot_is_what_the_code_does(spec, config):
+    # REGRESSIONS.md shows regress/results/default.jsonl: re-running the
+    # matrix here must give the statuses it records.
+    diff = differences(load_results(SNAPSHOT), records(spec, config))
+    assert not diff, "stale snapshot (refresh it: REGRESSIONS.md, 'To refresh'):\n" + \
+        "\n".join("%s %s [%s]: snapshot %s, now %s" % d for d in diff)
+
+
+@pytest.mark.check
+def test_a_stale_snapshot_is_noticed():
+    snap = load_results(SNAPSHOT)
+    fresh = [dict(r) for r in snap if r["spec"] == "kernel" and r["config"] == "asan64"]
+    assert fresh and not differences(snap, fresh)
+    fresh[0]["status"] = "pass" if fresh[0]["status"] != "pass" else "FAIL"
+    assert len(differences(snap, fresh)) == 1

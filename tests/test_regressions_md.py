@@ -1,28 +1,23 @@
-"""REGRESSIONS.md and its generator (harness/regressions_md.py)."""
+"""REGRESSIONS.md and its generator (harness/report/regressions)."""
 import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 
-from conftest import TOP
+from conftest import TOP, harness
+from harness.report.known import KNOWN_FINDINGS as KNOWN
 
-GEN = os.path.join(TOP, "harness", "regressions_md.py")
 CASES = os.path.join(TOP, "regress", "cases")
 MD = os.path.join(TOP, "REGRESSIONS.md")
 SNAPSHOT = os.path.join(TOP, "regress", "results", "default.jsonl")
-HISTORY = os.path.join(os.path.dirname(TOP), "shared", "history.md")
-KNOWN = os.path.join(TOP, "harness", "known_findings.json")
+HISTORY = os.path.join(TOP, "docs", "fix-history.md")
 # History ids: KLZ4-<year or topic>-<what>, ULZ4-..., e.g. KLZ4-2014-4611,
 # KLZ4-GAP-HCLIM, ULZ4-SVN-r109, ULZ4-2017-LZ4F-HDR.
 ID_RE = re.compile(r"^(KLZ4|ULZ4)(-[A-Za-z0-9]+)+$")
 
 
 def gen(*args):
-    return subprocess.run([sys.executable, GEN] + list(args), cwd=TOP,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True)
+    return harness("regressions-md", *args)
 
 
 def case_files():
@@ -79,17 +74,17 @@ def test_case_removed_retitled_or_cve_changed_fails_check(tmp_path):
 
 
 def test_every_case_id_is_a_history_id():
-    # An id comes from history.md, or, for a bug lz4gate found itself, from
-    # harness/known_findings.json until history.md lists it.
-    history = open(HISTORY).read() if os.path.exists(HISTORY) else None
+    # An id comes from the fix history (docs/fix-history.md, in the
+    # repository), or, for a bug lz4gate found itself, from
+    # harness/report/known_findings.json.
+    history = open(HISTORY).read()
     ours = {f["id"] for f in json.load(open(KNOWN))["findings"]}
     for name in case_files():
         case = json.load(open(os.path.join(CASES, name)))
         assert ID_RE.match(case["id"]), case["id"]
         assert name == case["id"] + ".json"
-        if history is not None:
-            assert case["id"] in history or case["id"] in ours, \
-                "%s is not an id of history.md or harness/known_findings.json" % case["id"]
+        assert case["id"] in history or case["id"] in ours, \
+            "%s is not an id of docs/fix-history.md or known_findings.json" % case["id"]
 
 
 def test_committed_file_is_what_the_generator_writes(tmp_path):
@@ -97,7 +92,7 @@ def test_committed_file_is_what_the_generator_writes(tmp_path):
     proc = gen("--write", "--results", SNAPSHOT, "--md", str(out))
     assert proc.returncode == 0, proc.stderr
     assert out.read_text() == open(MD).read(), \
-        "REGRESSIONS.md is stale: run python3 harness/regressions_md.py --write"
+        "REGRESSIONS.md is stale: run python3 -m harness regressions-md --write"
 
 
 def test_snapshot_covers_every_case_and_has_no_unexplained_failure():

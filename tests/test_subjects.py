@@ -1,22 +1,20 @@
-"""The subject layer (harness/subjects.py): building, isolation, bad input."""
+"""The subject layer (harness/subjects): building, isolation, bad input."""
 import hashlib
 import os
 import subprocess
-import sys
 
 import pytest
 
-from conftest import TOP
+from conftest import CONFIG32, TOP, expect_bad_input, harness
+from harness import toolchain
+from harness.paths import ADAPTERS
+from harness.subjects.build import global_definitions
 
-HARNESS = os.path.join(TOP, "harness")
-SUBJECTS = os.path.join(HARNESS, "subjects.py")
-sys.path.insert(0, HARNESS)
+PAIR_PROGRAM = os.path.join(TOP, "tests", "c", "two_subjects_link.c")
 
 
 def subjects_cli(*args):
-    return subprocess.run([sys.executable, SUBJECTS] + list(args), cwd=TOP,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True)
+    return harness("subjects", *args)
 
 
 def tree_digest(path):
@@ -29,14 +27,6 @@ def tree_digest(path):
             with open(p, "rb") as fh:
                 h.update(fh.read())
     return h.hexdigest()
-
-
-def expect_bad_input(proc, *words):
-    assert proc.returncode == 2, proc.stdout + proc.stderr
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1, proc.stderr          # one clear line
-    for w in words:
-        assert w in lines[0], lines[0]
 
 
 def test_unknown_kind():
@@ -114,26 +104,27 @@ def test_second_build_reuses_the_cache():
     assert "building" not in second.stderr
 
 
-@pytest.mark.parametrize("config", ["asan64", "asan32"])
+@pytest.mark.parametrize("config", ["asan64", CONFIG32])
 def test_two_subjects_in_one_program(config, tmp_path):
     """upstream (subject.o) and kernel (subject_b.o) link together; each
     decodes the other's output. Without isolation the same link fails."""
     up = subjects_cli("build", "-q", "upstream", "--config", config).stdout.strip()
     kern = subjects_cli("build", "-q", "kernel", "--config", config).stdout.strip()
     assert up and kern
-    m32 = ["-m32"] if config == "asan32" else []
-    flags = m32 + ["-fsanitize=address,undefined", "-std=gnu11", "-Wall", "-Wextra",
-                   "-Werror", "-I" + HARNESS]
+    _, config_flags, bits = toolchain.CONFIGS[config]
+    flags = [f for f in config_flags if f.startswith(("-m32", "-fsanitize"))] + \
+        ["-std=gnu11", "-Wall", "-Wextra", "-Werror", "-I" + ADAPTERS]
     prog = str(tmp_path / "pair")
-    subprocess.run(["clang"] + flags + [os.path.join(HARNESS, "pair_smoke.c"),
+    subprocess.run(["clang"] + flags + [PAIR_PROGRAM,
                                         os.path.join(up, "subject.o"),
                                         os.path.join(kern, "subject_b.o"), "-o", prog],
                    check=True)
-    proc = subprocess.run([prog], stdout=subprocess.PIPE, universal_newlines=True)
+    proc = subprocess.run(toolchain.run_argv(config, [prog]), stdout=subprocess.PIPE,
+                          universal_newlines=True)
     assert proc.returncode == 0, proc.stdout
     assert proc.stdout.count(": ok") == 2
     # The control: the un-isolated objects clash.
-    clash = subprocess.run(["clang"] + flags + [os.path.join(HARNESS, "pair_smoke.c"),
+    clash = subprocess.run(["clang"] + flags + [PAIR_PROGRAM,
                                                 os.path.join(up, "merged.o"),
                                                 os.path.join(kern, "merged.o"), "-o", prog],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -144,9 +135,8 @@ def test_two_subjects_in_one_program(config, tmp_path):
 @pytest.mark.parametrize("config", ["O0", "O2", "O0-32", "O2-32", "gcov", "libfuzzer", "afl"])
 @pytest.mark.parametrize("spec", ["ref", "kernel"])
 def test_every_configuration_builds_isolated(spec, config):
-    import subjects
     proc = subjects_cli("build", "-q", spec, "--config", config)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.strip()
-    assert subjects.global_definitions(os.path.join(out, "subject.o")) == {"lz4gate_subject"}
-    assert subjects.global_definitions(os.path.join(out, "subject_b.o")) == {"lz4gate_subject_b"}
+    assert global_definitions(os.path.join(out, "subject.o")) == {"lz4gate_subject"}
+    assert global_definitions(os.path.join(out, "subject_b.o")) == {"lz4gate_subject_b"}

@@ -1,4 +1,4 @@
-"""Known-answer vectors (corpus/vectors/, harness/make_vectors.c, harness/vectors.c).
+"""Known-answer vectors (corpus/vectors/; generator and runner in harness/runners/vectors/).
 
   - the committed vectors regenerate byte for byte;
   - an independent decoder written here from the spec agrees with every
@@ -14,22 +14,25 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 
-from conftest import TOP
+from conftest import CONFIG32, TOP
+from harness import toolchain
+from harness.report import known, records
+from harness.runners.contracts.run import VECTOR_SOURCES
+from harness.runners.link import link_runner, runner_sources
+from harness.runners.vectors import generate
+from harness.subjects.build import build, info
 
-HARNESS = os.path.join(TOP, "harness")
 VECTORS = os.path.join(TOP, "corpus", "vectors")
-sys.path.insert(0, HARNESS)
-import contracts  # noqa: E402
-import records    # noqa: E402
-import subjects   # noqa: E402
+ENV = toolchain.sanitizer_env("replay", UBSAN_OPTIONS="print_stacktrace=0")
 
-RUNNER_SOURCES = contracts.VECTOR_SOURCES
-ENV = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1",
-           UBSAN_OPTIONS="print_stacktrace=0")
+
+def vector_runner(spec, config):
+    out = build(spec, config, quiet=True)
+    return out, link_runner(out, config, runner_sources(*VECTOR_SOURCES), "vectors")
+
 
 def load_index(path=VECTORS):
     with open(os.path.join(path, "index.json")) as f:
@@ -40,15 +43,9 @@ def load_index(path=VECTORS):
 
 @pytest.fixture(scope="module")
 def regenerated(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("vectors")
-    exe = str(tmp / "make_vectors")
-    out = tmp / "out"
+    out = tmp_path_factory.mktemp("vectors") / "out"
     out.mkdir()
-    ref = sorted(glob.glob(os.path.join(TOP, "ref", "*.c")))
-    subprocess.run(["clang", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-O2",
-                    "-I" + os.path.join(TOP, "ref"), "-o", exe,
-                    os.path.join(HARNESS, "make_vectors.c"), os.path.join(HARNESS, "sha256.c")] + ref, check=True)
-    subprocess.run([exe, str(out)], check=True, stdout=subprocess.PIPE)
+    generate.write(str(out))
     return str(out)
 
 
@@ -201,15 +198,15 @@ def test_index_agrees_with_an_independent_decoder():
 # ---- (b), (c) the runner on subjects -------------------------------------------
 
 def run_vectors(spec, config="asan64", vector_dir=VECTORS, only=None):
-    out = subjects.build(spec, config, quiet=True)
-    program = contracts.link_program(out, config, RUNNER_SOURCES, "vectors")
+    out, program = vector_runner(spec, config)
     cmd = [program, "--dir", vector_dir] + (["--only", only] if only else [])
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True, errors="replace", env=ENV, timeout=600)
+    proc = subprocess.run(toolchain.run_argv(config, cmd), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True, errors="replace",
+                          env=ENV, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    findings = records.load_known_findings()
-    return [records.classify(r, findings)
-            for r in records.read_jsonl(proc.stdout, config=config, spec=spec)]
+    docs = known.Documented()
+    return [known.classify(r, docs) for r in records.read_jsonl(
+        proc.stdout, config=config, spec=spec, identity=info(out)["identity"])]
 
 
 def failures(recs):
@@ -217,7 +214,8 @@ def failures(recs):
             for r in recs if r["status"] == "FAIL"]
 
 
-@pytest.mark.parametrize("spec,config", [("ref", "asan64"), ("ref", "asan32"),
+@pytest.mark.parametrize("spec,config", [("ref", "asan64"),
+                                         ("ref", CONFIG32),
                                          ("system", "asan64")])
 def test_reference_and_system_pass_every_vector(spec, config):
     recs = run_vectors(spec, config)
@@ -271,8 +269,7 @@ def test_runner_rejects_a_broken_index(tmp_path):
         f.seek(0)
         f.truncate()
         f.write(text[:len(text) // 2])
-    out = subjects.build("ref", "asan64", quiet=True)
-    program = contracts.link_program(out, "asan64", RUNNER_SOURCES, "vectors")
+    _, program = vector_runner("ref", "asan64")
     proc = subprocess.run([program, "--dir", dst], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, universal_newlines=True, env=ENV)
     assert proc.returncode == 2 and "not valid JSON" in proc.stderr, proc.stderr

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lz4ref.h"
+#include "lz4ref_cli.h"
 
 static const char help_text[] =
 "NAME\n"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "frame_checks.h"
-#include "lz4ref.h"
+#include "lz4ref_cli.h"
 
 #define IN_CHUNK ((size_t)1 << 20)
 #define OUT_CHUNK ((size_t)1 << 20)

@@ -1,6 +1,9 @@
 /*
  * Minimal check helpers for the C tests of lz4gate (one program per
  * tests/c/test_*.c file; exit status 0 only when every check passed).
+ * The counters live in check.c, so the shared test pieces (the tests/c
+ * sources not named test_*, linked into every program) count in the program's
+ * summary too. Test data comes from ref/prng.h, the one generator.
  */
 #ifndef LZ4GATE_CHECK_H
 #define LZ4GATE_CHECK_H
@@ -9,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int check_failures;
-static int check_count;
+#include "prng.h"
+
+extern int check_failures;
+extern int check_count;
 
 #define CHECK(cond, ...)                                                      \
     do {                                                                      \
@@ -21,6 +26,7 @@ static int check_count;
                     #cond);                                                   \
             fprintf(stderr, __VA_ARGS__);                                     \
             fputc('\n', stderr);                                              \
+            check_failed();                                                   \
         }                                                                     \
     } while (0)
 
@@ -31,20 +37,12 @@ static int check_count;
               check_got_, check_want_, __VA_ARGS__);                          \
     } while (0)
 
-/* Print a one-line summary and return the process exit status. */
-static inline int check_summary(const char *program)
-{
-    printf("%s: %d checks, %d failed\n", program, check_count, check_failures);
-    return check_failures ? 1 : 0;
-}
+/* After a failed check: with LZ4GATE_CHECK_FIRST=1 in the environment the
+ * program stops at once (exit 1): tests/mutants.py only needs to know that
+ * a mutant is killed, not every check it breaks. */
+void check_failed(void);
 
-/* Deterministic test data (xorshift64*), so failures reproduce. */
-static inline unsigned long long check_rand(unsigned long long *s)
-{
-    unsigned long long x = *s ? *s : 0x9E3779B97F4A7C15ull;
-    x ^= x >> 12; x ^= x << 25; x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1Dull;
-}
+/* Print a one-line summary and return the process exit status. */
+int check_summary(const char *program);
 
 #endif

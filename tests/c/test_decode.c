@@ -1,57 +1,24 @@
 /*
  * Unit tests of the reference decoder: every error class and every named
  * check (checks.h), from hand-made blocks built from the spec's examples and
- * rules. Input and output live in exactly sized heap buffers so that
- * AddressSanitizer sees any access past them; `make mutants` rebuilds this
- * file with one check switched off and expects it to fail.
+ * rules; the malformed blocks are the shared catalogue
+ * (harness/runners/vectors/malformed_blocks.c), which the frame tests and
+ * the vector generator read too. Input and output live in exactly sized
+ * heap buffers so that AddressSanitizer sees any access past them;
+ * tests/mutants.py rebuilds this file with one check switched off and
+ * expects it to fail.
  */
 #include <stdint.h>
 
+#include "block_writer.h"
+#include "buf.h"
 #include "check.h"
 #include "checks.h"
 #include "lz4ref.h"
+#include "malformed_blocks.h"
 
-/* A block under construction. */
-typedef struct block {
-    uint8_t b[512];
-    size_t n;
-} block;
-
-static void put(block *k, const void *bytes, size_t n)
-{
-    memcpy(k->b + k->n, bytes, n);
-    k->n += n;
-}
-
-static void put_byte(block *k, unsigned v) { k->b[k->n++] = (uint8_t)v; }
-
-/* Token + length chains + literals (+ offset when the sequence has a match). */
-static void put_sequence(block *k, const char *lits, size_t nlit, int has_match,
-                         unsigned offset, size_t mlen)
-{
-    size_t lcode = nlit < 15 ? nlit : 15;
-    size_t mcode = 0;
-    if (has_match)
-        mcode = mlen - 4 < 15 ? mlen - 4 : 15;
-    put_byte(k, (unsigned)(lcode << 4 | mcode));
-    if (nlit >= 15) {
-        size_t rest = nlit - 15;
-        for (; rest >= 255; rest -= 255)
-            put_byte(k, 255);
-        put_byte(k, (unsigned)rest);
-    }
-    put(k, lits, nlit);
-    if (!has_match)
-        return;
-    put_byte(k, offset & 255);
-    put_byte(k, offset >> 8);
-    if (mlen - 4 >= 15) {
-        size_t rest = mlen - 4 - 15;
-        for (; rest >= 255; rest -= 255)
-            put_byte(k, 255);
-        put_byte(k, (unsigned)rest);
-    }
-}
+/* A block under construction: block_put_sequence appends to it. */
+#define put_sequence block_put_sequence
 
 typedef struct outcome {
     ref_decode_result r;
@@ -123,29 +90,32 @@ static void test_spec_examples(void)
 
     /* Literal-only blocks: examples 1-3 (48, 280, 15) and the limits. */
     for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        block k = { {0}, 0 };
+        buf k = { NULL, 0, 0 };
         outcome o;
         put_sequence(&k, lits, sizes[i], 0, 0, 0);
-        o = run(&p, k.b, k.n, sizes[i]);
+        o = run(&p, k.p, k.n, sizes[i]);
         EXPECT_OK(o, lits, sizes[i], "literal-only block, exact capacity");
         CHECK_EQ_SIZE(o.r.consumed, k.n, "consumes the whole block");
-        o = run(&p, k.b, k.n, sizes[i] + 7);
+        o = run(&p, k.p, k.n, sizes[i] + 7);
         EXPECT_OK(o, lits, sizes[i], "literal-only block, larger capacity");
+        buf_free(&k);
     }
     /* Example 1 byte by byte: 48 = 15 + 33. */
     {
-        block k = { {0}, 0 };
+        buf k = { NULL, 0, 0 };
         put_sequence(&k, lits, 48, 0, 0, 0);
-        CHECK(k.b[0] == 0xF0 && k.b[1] == 33, "48 is coded as 15 + 33");
+        CHECK(k.p[0] == 0xF0 && k.p[1] == 33, "48 is coded as 15 + 33");
+        buf_free(&k);
     }
     /* Example 2: 280 = 15 + 255 + 10; example 3: 15 = 15 + 0. */
     {
-        block k = { {0}, 0 };
+        buf k = { NULL, 0, 0 };
         put_sequence(&k, lits, 280, 0, 0, 0);
-        CHECK(k.b[1] == 255 && k.b[2] == 10, "280 is coded as 15 + 255 + 10");
+        CHECK(k.p[1] == 255 && k.p[2] == 10, "280 is coded as 15 + 255 + 10");
         k.n = 0;
         put_sequence(&k, lits, 15, 0, 0, 0);
-        CHECK(k.b[1] == 0, "15 is coded as 15 + 0");
+        CHECK(k.p[1] == 0, "15 is coded as 15 + 0");
+        buf_free(&k);
     }
     /* "Even empty input can be represented, using a zero byte." */
     {
@@ -160,7 +130,7 @@ static void test_spec_examples(void)
 static void test_matches(void)
 {
     ref_decode_params p = strict();
-    block k = { {0}, 0 };
+    buf k = { NULL, 0, 0 };
     outcome o;
     char want[200];
     size_t i;
@@ -171,7 +141,7 @@ static void test_matches(void)
     memcpy(want, "xy", 2);
     memset(want + 2, 'y', 20);
     memcpy(want + 22, "tail!", 5);
-    o = run(&p, k.b, k.n, 27);
+    o = run(&p, k.p, k.n, 27);
     EXPECT_OK(o, want, 27, "overlapping match, offset 1");
 
     /* Offset 3, length 50, plus match length coded with 15 + 31. */
@@ -181,7 +151,7 @@ static void test_matches(void)
     for (i = 0; i < 53; i++)
         want[i] = "abc"[i % 3];
     memcpy(want + 53, "12345", 5);
-    o = run(&p, k.b, k.n, 58);
+    o = run(&p, k.p, k.n, 58);
     EXPECT_OK(o, want, 58, "overlapping match, offset 3, length chain");
 
     /* Match lengths at the field boundaries 4, 18, 19, 274, 275. */
@@ -197,7 +167,7 @@ static void test_matches(void)
             for (j = 0; j < lens[i]; j++)
                 w[8 + j] = alpha[j % 8];
             memcpy(w + 8 + lens[i], alpha + 20, 8);
-            o = run(&p, k.b, k.n, total);
+            o = run(&p, k.p, k.n, total);
             EXPECT_OK(o, w, total, "match length at a field boundary");
         }
     }
@@ -206,160 +176,58 @@ static void test_matches(void)
     k.n = 0;
     put_sequence(&k, "abcd", 4, 1, 4, 7);
     put_sequence(&k, "vwxyz", 5, 0, 0, 0);
-    o = run(&p, k.b, k.n, 16);
+    o = run(&p, k.p, k.n, 16);
     EXPECT_OK(o, "abcdabcdabcvwxyz", 16, "last match exactly 12 bytes before the end");
+    buf_free(&k);
 }
 
-static void test_error_classes(void)
+/*
+ * Every row of the malformed-block catalogue under both profiles: the
+ * strict decode fails with the row's status, named check and input
+ * position; the compatible one fails the same way, or (offset 0, rules 2
+ * and 3: ref/profile.c) decodes to the row's output.
+ */
+static void test_malformed_blocks(void)
 {
-    ref_decode_params p = strict();
-    ref_decode_params c = compatible();
-    block k = { {0}, 0 };
-    outcome o;
-
-    o = run(&p, NULL, 0, 16);
-    EXPECT_ERR(o, REF_ERR_TRUNCATED_TOKEN, REF_CHECK_TOKEN_IN_INPUT, "empty input");
-
-    put_byte(&k, 0xF0);
-    o = run(&p, k.b, k.n, 64);
-    EXPECT_ERR(o, REF_ERR_TRUNCATED_LITERAL_LENGTH, REF_CHECK_LITLEN_IN_INPUT,
-               "token F0 alone (history: ULZ4-2018-INPUTEDGE)");
-    put_byte(&k, 0xFF);
-    o = run(&p, k.b, k.n, 600);
-    EXPECT_ERR(o, REF_ERR_TRUNCATED_LITERAL_LENGTH, REF_CHECK_LITLEN_IN_INPUT,
-               "length chain ends with 255");
-
-    k.n = 0;
-    put_byte(&k, 0x30);
-    put(&k, "ab", 2);
-    o = run(&p, k.b, k.n, 64);
-    EXPECT_ERR(o, REF_ERR_TRUNCATED_LITERALS, REF_CHECK_LITERALS_IN_INPUT,
-               "3 literals announced, 2 present");
-
-    k.n = 0;
-    put_sequence(&k, "hello", 5, 0, 0, 0);
-    o = run(&p, k.b, k.n, 4);
-    EXPECT_ERR(o, REF_ERR_OUTPUT_OVERFLOW, REF_CHECK_LITERALS_IN_OUTPUT,
-               "5 literals into capacity 4");
-    o = run(&p, k.b, k.n, 0);
-    EXPECT_ERR(o, REF_ERR_OUTPUT_OVERFLOW, REF_CHECK_LITERALS_IN_OUTPUT,
-               "literals into capacity 0");
-
-    /* Output exactly full after literals, but input left over. */
-    k.n = 0;
-    put_sequence(&k, "hello", 5, 1, 5, 8);
-    put_sequence(&k, "world", 5, 0, 0, 0);
-    o = run(&p, k.b, k.n, 5);
-    EXPECT_ERR(o, REF_ERR_OUTPUT_FULL_INPUT_LEFT, REF_CHECK_OUTPUT_FULL_AT_END,
-               "capacity reached after literals, offset follows");
-
-    k.n = 0;
-    put_byte(&k, 0x50);
-    put(&k, "hello", 5);
-    put_byte(&k, 0x01);
-    o = run(&p, k.b, k.n, 64);
-    EXPECT_ERR(o, REF_ERR_TRUNCATED_OFFSET, REF_CHECK_OFFSET_IN_INPUT,
-               "one offset byte instead of two");
-
-    /* Offset 0: strict rejects; compatible writes zeros (liblz4 1.9.4). */
-    k.n = 0;
-    put_sequence(&k, "abcdefgh", 8, 1, 0, 4);
-    put_sequence(&k, "ijklmnopqrst", 12, 0, 0, 0);
-    o = run(&p, k.b, k.n, 100);
-    EXPECT_ERR(o, REF_ERR_OFFSET_ZERO, REF_CHECK_OFFSET_NOT_ZERO, "offset 0, strict");
-    o = run(&c, k.b, k.n, 100);
-    EXPECT_OK(o, "abcdefgh\0\0\0\0ijklmnopqrst", 24, "offset 0, compatible: zeros");
-
-    k.n = 0;
-    put_sequence(&k, "abcd", 4, 1, 5, 4);
-    put_sequence(&k, "ijklmnopqrst", 12, 0, 0, 0);
-    o = run(&p, k.b, k.n, 100);
-    EXPECT_ERR(o, REF_ERR_OFFSET_BEFORE_START, REF_CHECK_OFFSET_IN_HISTORY,
-               "offset 5 after 4 bytes of output");
-    o = run(&c, k.b, k.n, 100);
-    EXPECT_ERR(o, REF_ERR_OFFSET_BEFORE_START, REF_CHECK_OFFSET_IN_HISTORY,
-               "offset before start, compatible too");
-    k.n = 0;
-    put_sequence(&k, "", 0, 1, 65535, 4);
-    put_sequence(&k, "ijklmnopqrst", 12, 0, 0, 0);
-    o = run(&p, k.b, k.n, 100);
-    EXPECT_ERR(o, REF_ERR_OFFSET_BEFORE_START, REF_CHECK_OFFSET_IN_HISTORY,
-               "offset 65535 in the first sequence");
-
-    k.n = 0;
-    put_byte(&k, 0x4F);
-    put(&k, "abcd", 4);
-    put_byte(&k, 4);
-    put_byte(&k, 0);
-    o = run(&p, k.b, k.n, 100);
-    EXPECT_ERR(o, REF_ERR_TRUNCATED_MATCH_LENGTH, REF_CHECK_MATCHLEN_IN_INPUT,
-               "match length 15 without its extra byte");
-    put_byte(&k, 255);
-    o = run(&p, k.b, k.n, 400);
-    EXPECT_ERR(o, REF_ERR_TRUNCATED_MATCH_LENGTH, REF_CHECK_MATCHLEN_IN_INPUT,
-               "match length chain ends with 255");
-
-    k.n = 0;
-    put_sequence(&k, "abcd", 4, 1, 4, 30);
-    put_sequence(&k, "ijklm", 5, 0, 0, 0);
-    o = run(&p, k.b, k.n, 20);
-    EXPECT_ERR(o, REF_ERR_OUTPUT_OVERFLOW, REF_CHECK_MATCH_IN_OUTPUT,
-               "match of 30 into capacity 20");
-
-    /* The last sequence must be literals only: a block ending on a match. */
-    k.n = 0;
-    put_sequence(&k, "abcd", 4, 1, 4, 30);
-    o = run(&p, k.b, k.n, 100);
-    EXPECT_ERR(o, REF_ERR_TRUNCATED_TOKEN, REF_CHECK_TOKEN_IN_INPUT,
-               "block ends after a match");
-    o = run(&c, k.b, k.n, 100);
-    EXPECT_ERR(o, REF_ERR_TRUNCATED_TOKEN, REF_CHECK_TOKEN_IN_INPUT,
-               "block ends after a match, compatible too");
-
-    /* Rule 2: fewer than 5 final literals. Rule 3: match too close. */
-    k.n = 0;
-    put_sequence(&k, "abcdefgh", 8, 1, 8, 16);
-    put_sequence(&k, "wxyz", 4, 0, 0, 0);
-    o = run(&p, k.b, k.n, 28);
-    EXPECT_ERR(o, REF_ERR_LAST_LITERALS, REF_CHECK_EOB_LAST_LITERALS, "4 final literals");
-    o = run(&c, k.b, k.n, 28);
-    EXPECT_OK(o, "abcdefghabcdefghabcdefghwxyz", 28, "4 final literals, compatible");
-    k.n = 0;
-    put_sequence(&k, "abcdefgh", 8, 1, 8, 6);
-    put_sequence(&k, "vwxyz", 5, 0, 0, 0);
-    o = run(&p, k.b, k.n, 19);
-    EXPECT_ERR(o, REF_ERR_LAST_MATCH_TOO_CLOSE, REF_CHECK_EOB_LAST_MATCH,
-               "last match starts 11 bytes before the end");
-    o = run(&c, k.b, k.n, 19);
-    EXPECT_OK(o, "abcdefghabcdefvwxyz", 19, "match 11 from the end, compatible");
-    /* Final literals of 0: rule 2 again (the block ends with token 0x00). */
-    k.n = 0;
-    put_sequence(&k, "abcdefgh", 8, 1, 8, 16);
-    put_byte(&k, 0x00);
-    o = run(&p, k.b, k.n, 24);
-    EXPECT_ERR(o, REF_ERR_LAST_LITERALS, REF_CHECK_EOB_LAST_LITERALS, "empty final sequence");
-
-    /* Parameters the decoder refuses outright. */
-    {
-        ref_decode_params bad = strict();
-        uint8_t dst[4];
-        ref_decode_result r;
-        bad.src = NULL;
-        bad.src_len = 3;
-        bad.dst = dst;
-        bad.dst_cap = 4;
-        r = ref_decode(&bad);
-        CHECK(r.status == REF_ERR_BAD_PARAMETER, "NULL source with length 3");
-        bad.src = dst;
-        bad.dict_len = 70000;
-        bad.dict = dst;
-        r = ref_decode(&bad);
-        CHECK(r.status == REF_ERR_BAD_PARAMETER, "dictionary larger than 64 KiB");
+    ref_decode_params p = strict(), c = compatible();
+    size_t i;
+    for (i = 0; i < malformed_block_count; i++) {
+        const malformed_block *m = &malformed_blocks[i];
+        const uint8_t *bytes = (const uint8_t *)m->bytes;
+        outcome o = run(&p, bytes, m->len, m->capacity);
+        EXPECT_ERR(o, m->strict, m->check, m->name);
+        CHECK_EQ_SIZE(o.r.consumed, m->position, m->name);
+        o = run(&c, bytes, m->len, m->capacity);
+        if (m->compatible == REF_OK) {
+            EXPECT_OK(o, m->compatible_output, m->compatible_output_len, m->name);
+        } else {
+            EXPECT_ERR(o, m->compatible, m->check, m->name);
+            CHECK_EQ_SIZE(o.r.consumed, m->position, m->name);
+        }
     }
 }
 
+/* Parameters the decoder refuses outright. */
+static void test_bad_parameters(void)
+{
+    ref_decode_params bad = strict();
+    uint8_t dst[4];
+    ref_decode_result r;
+    bad.src = NULL;
+    bad.src_len = 3;
+    bad.dst = dst;
+    bad.dst_cap = 4;
+    r = ref_decode(&bad);
+    CHECK(r.status == REF_ERR_BAD_PARAMETER, "NULL source with length 3");
+    bad.src = dst;
+    bad.dict_len = 70000;
+    bad.dict = dst;
+    r = ref_decode(&bad);
+    CHECK(r.status == REF_ERR_BAD_PARAMETER, "dictionary larger than 64 KiB");
+}
+
 /* Length chains that overflow size_t: reachable only where size_t has 32
- * bits, with >= 16 843 009 bytes of 0xFF (history.md KLZ4-2014-4611). */
+ * bits, with >= 16 843 009 bytes of 0xFF (docs/fix-history.md#klz4-2014-4611). */
 static void test_length_overflow(void)
 {
 #if SIZE_MAX == 0xFFFFFFFFu
@@ -395,42 +263,42 @@ static void test_length_overflow(void)
 static void test_partial(void)
 {
     ref_decode_params p = strict();
-    block k = { {0}, 0 };
+    buf k = { NULL, 0, 0 };
     outcome o;
     /* 8 literals + 16-byte match (offset 8) + 13 literals = 37 bytes. */
     const char *full = "abcdefgh" "abcdefghabcdefgh" "abcdefghijklm";
     put_sequence(&k, "abcdefgh", 8, 1, 8, 16);
     put_sequence(&k, "abcdefghijklm", 13, 0, 0, 0);
-    o = run(&p, k.b, k.n, 40);
+    o = run(&p, k.p, k.n, 40);
     EXPECT_OK(o, full, 37, "partial test block decodes whole");
 
     p.partial = 1;
     p.target = 5;        /* inside the first literal run */
-    o = run(&p, k.b, k.n, 37);
+    o = run(&p, k.p, k.n, 37);
     EXPECT_OK(o, full, 5, "partial: stop inside literals");
     p.target = 12;       /* inside the match */
-    o = run(&p, k.b, k.n, 37);
+    o = run(&p, k.p, k.n, 37);
     EXPECT_OK(o, full, 12, "partial: stop inside a match");
     p.target = 24;       /* exactly at the end of the match */
-    o = run(&p, k.b, k.n, 37);
+    o = run(&p, k.p, k.n, 37);
     EXPECT_OK(o, full, 24, "partial: stop at the end of a match");
     p.target = 1000;     /* beyond the end: whole block */
-    o = run(&p, k.b, k.n, 40);
+    o = run(&p, k.p, k.n, 40);
     EXPECT_OK(o, full, 37, "partial: target beyond the end");
     p.target = 20;       /* capacity smaller than target: capacity wins */
-    o = run(&p, k.b, k.n, 10);
+    o = run(&p, k.p, k.n, 10);
     EXPECT_OK(o, full, 10, "partial: min(target, capacity)");
     /* Input cut right after the bytes needed: still decodes the target. */
     p.target = 12;
-    o = run(&p, k.b, 12, 37);
+    o = run(&p, k.p, 12, 37);
     EXPECT_OK(o, full, 12, "partial: input cut after the needed bytes");
     /* Target 0, both conventions. */
     p.target = 0;
     p.target0 = REF_TARGET0_RETURNS_ZERO;
-    o = run(&p, k.b, k.n, 37);
+    o = run(&p, k.p, k.n, 37);
     EXPECT_OK(o, "", 0, "partial target 0, upstream >= 1.9.2");
     p.target0 = REF_TARGET0_AS_EMPTY_OUTPUT;
-    o = run(&p, k.b, k.n, 37);
+    o = run(&p, k.p, k.n, 37);
     EXPECT_ERR(o, REF_ERR_OUTPUT_OVERFLOW, REF_CHECK_LITERALS_IN_OUTPUT,
                "partial target 0, kernel convention");
     {
@@ -438,31 +306,33 @@ static void test_partial(void)
         o = run(&p, &z, 1, 37);
         EXPECT_OK(o, "", 0, "partial target 0, kernel convention, block 00");
     }
+    buf_free(&k);
 }
 
 static void test_known_size(void)
 {
     ref_decode_params p = strict();
-    block k = { {0}, 0 };
+    buf k = { NULL, 0, 0 };
     outcome o;
     put_sequence(&k, "abcdefgh", 8, 1, 8, 16);
     put_sequence(&k, "ijklm", 5, 0, 0, 0);
-    put(&k, "TRAILING", 8);   /* bytes after the block */
+    buf_append(&k, "TRAILING", 8, 0);   /* bytes after the block */
     p.stop_at_output_end = 1;
-    o = run(&p, k.b, k.n, 29);
+    o = run(&p, k.p, k.n, 29);
     EXPECT_OK(o, "abcdefghabcdefghabcdefghijklm", 29, "known-size decode");
     CHECK_EQ_SIZE(o.r.consumed, k.n - 8, "consumed stops before the trailing bytes");
     p.stop_at_output_end = 0;
-    o = run(&p, k.b, k.n, 29);
+    o = run(&p, k.p, k.n, 29);
     EXPECT_ERR(o, REF_ERR_OUTPUT_FULL_INPUT_LEFT, REF_CHECK_OUTPUT_FULL_AT_END,
                "same block with trailing bytes, exact-size input expected");
+    buf_free(&k);
 }
 
 static void test_history(void)
 {
     ref_decode_params p = strict();
-    block k = { {0}, 0 };
-    uint8_t dict[32], buf[64], out[64];
+    buf k = { NULL, 0, 0 };
+    uint8_t dict[32], mem[64], out[64];
     ref_decode_result r;
     memcpy(dict, "0123456789ABCDEFGHIJKLMNOPQRSTUV", 32);
 
@@ -471,7 +341,7 @@ static void test_history(void)
     put_sequence(&k, "", 0, 1, 4, 10);
     put_sequence(&k, "endof", 5, 0, 0, 0);
     /* rule 3 needs 12 bytes after the match start: 10 + 5 = 15, fine. */
-    p.src = k.b; p.src_len = k.n; p.dst = out; p.dst_cap = sizeof out;
+    p.src = k.p; p.src_len = k.n; p.dst = out; p.dst_cap = sizeof out;
     p.dict = dict; p.dict_len = sizeof dict;
     r = ref_decode(&p);
     CHECK(r.status == REF_OK && r.written == 15 &&
@@ -492,9 +362,9 @@ static void test_history(void)
     CHECK(r.status == REF_ERR_OFFSET_BEFORE_START, "offset = dictionary size + 1");
 
     /* Prefix mode: the history sits in the same buffer just before dst. */
-    memcpy(buf, "0123456789ABCDEFGHIJKLMNOPQRSTUV", 32);
+    memcpy(mem, "0123456789ABCDEFGHIJKLMNOPQRSTUV", 32);
     p.dict = NULL; p.dict_len = 0;
-    p.dst = buf + 32; p.dst_cap = 32; p.prefix_len = 32;
+    p.dst = mem + 32; p.dst_cap = 32; p.prefix_len = 32;
     r = ref_decode(&p);
     CHECK(r.status == REF_ERR_OFFSET_BEFORE_START, "offset = prefix size + 1");
     k.n = 0;
@@ -502,22 +372,23 @@ static void test_history(void)
     put_sequence(&k, "12345", 5, 0, 0, 0);
     p.src_len = k.n;
     r = ref_decode(&p);
-    CHECK(r.status == REF_OK && memcmp(buf + 32, "0123456712345", 13) == 0,
+    CHECK(r.status == REF_OK && memcmp(mem + 32, "0123456712345", 13) == 0,
           "offset = prefix size");
     /* Both: dictionary older than the prefix. */
     p.dict = dict; p.dict_len = 4;   /* "0123" */
-    p.prefix_len = 2;                /* "UV" (buf[30..31]) */
-    p.dst = buf + 32;
+    p.prefix_len = 2;                /* "UV" (mem[30..31]) */
+    p.dst = mem + 32;
     k.n = 0;
     put_sequence(&k, "", 0, 1, 6, 8);
     put_sequence(&k, "12345", 5, 0, 0, 0);
     p.src_len = k.n;
     r = ref_decode(&p);
-    CHECK(r.status == REF_OK && memcmp(buf + 32, "0123UV01", 8) == 0,
+    CHECK(r.status == REF_OK && memcmp(mem + 32, "0123UV01", 8) == 0,
           "match through dictionary, then prefix, then output");
+    buf_free(&k);
 }
 
-/* In-place decoding (history.md KLZ4-2020-INPLACE): the block sits at the
+/* In-place decoding (docs/fix-history.md#klz4-2020-inplace): the block sits at the
  * end of the output buffer, with the margin erofs and upstream use,
  * (compressed size >> 8) + 32; the last literals overlap their destination. */
 static void test_in_place(void)
@@ -526,26 +397,26 @@ static void test_in_place(void)
     size_t i;
     for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         size_t n = sizes[i], bound = ref_compress_bound(n), blen, margin, j;
-        uint8_t *data = malloc(n), *block = malloc(bound), *buf;
-        unsigned long long seed = n;
+        uint8_t *data = malloc(n), *block = malloc(bound), *area;
+        ref_prng rng = { n };
         ref_decode_params p = strict();
         ref_decode_result r;
         for (j = 0; j < n; j++)   /* incompressible tail: one long final literal run */
-            data[j] = j < n / 2 ? (uint8_t)(j % 7) : (uint8_t)check_rand(&seed);
+            data[j] = j < n / 2 ? (uint8_t)(j % 7) : (uint8_t)ref_prng_next(&rng);
         blen = ref_compress(data, n, block, bound, 1);
         margin = (blen >> 8) + 32;
-        buf = malloc(n + margin);
-        memcpy(buf + n + margin - blen, block, blen);
-        p.src = buf + n + margin - blen;
+        area = malloc(n + margin);
+        memcpy(area + n + margin - blen, block, blen);
+        p.src = area + n + margin - blen;
         p.src_len = blen;
-        p.dst = buf;
+        p.dst = area;
         p.dst_cap = n;
         r = ref_decode(&p);
-        CHECK(r.status == REF_OK && r.written == n && memcmp(buf, data, n) == 0,
+        CHECK(r.status == REF_OK && r.written == n && memcmp(area, data, n) == 0,
               "in-place decode of %zu bytes: %s", n, ref_status_name(r.status));
         free(data);
         free(block);
-        free(buf);
+        free(area);
     }
 }
 
@@ -554,7 +425,8 @@ int main(int argc, char **argv)
     (void)argc;
     test_spec_examples();
     test_matches();
-    test_error_classes();
+    test_malformed_blocks();
+    test_bad_parameters();
     test_length_overflow();
     test_partial();
     test_known_size();

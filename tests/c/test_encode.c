@@ -12,82 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "check.h"
 #include "lz4ref.h"
+#include "ref_calls.h"
+#include "block_walk.h"
+#include "sample_data.h"
 
 #define CANARY 64
 #define CANARY_BYTE 0xA5
-
-enum kind { K_MIXED, K_ZERO, K_TEXT, K_NOISE, K_COUNT };
-static const char *const kind_name[K_COUNT] = { "mixed", "zero", "text", "noise" };
-
-/* ---- test data --------------------------------------------------------- */
-
-/* Random literals, byte runs and copies of earlier data (some far back). */
-static void gen_mixed(uint8_t *b, size_t n, unsigned long long seed)
-{
-    size_t i = 0;
-    while (i < n) {
-        unsigned long long r = check_rand(&seed);
-        size_t len = 1 + (size_t)(r >> 8) % 64;
-        if (len > n - i)
-            len = n - i;
-        switch (r % 4) {
-        case 0: /* literals */
-            for (size_t k = 0; k < len; k++)
-                b[i + k] = (uint8_t)check_rand(&seed);
-            break;
-        case 1: /* run of one byte */
-            memset(b + i, (int)(r >> 40), len);
-            break;
-        default: /* copy from up to ~70000 bytes back (some beyond reach) */
-            if (i == 0) {
-                b[i] = (uint8_t)r;
-                len = 1;
-            } else {
-                size_t back = 1 + (size_t)(r >> 20) % (i < 70000 ? i : 70000);
-                for (size_t k = 0; k < len; k++)
-                    b[i + k] = b[i + k - back];
-            }
-            break;
-        }
-        i += len;
-    }
-}
-
-/* Words, spaces and newlines, like prose. */
-static void gen_text(uint8_t *b, size_t n, unsigned long long seed)
-{
-    static const char *const words[] = {
-        "the", "block", "format", "of", "a", "sequence", "literal", "match",
-        "offset", "length", "token", "decoder", "must", "is", "and", "to",
-        "compressed", "input", "output", "bytes", "end", "condition", "LZ4",
-        "specification", "implementation", "dictionary", "history", "window",
-    };
-    size_t i = 0;
-    while (i < n) {
-        unsigned long long r = check_rand(&seed);
-        const char *w = words[r % (sizeof words / sizeof words[0])];
-        size_t len = strlen(w);
-        for (size_t k = 0; k < len && i < n; k++)
-            b[i++] = (uint8_t)w[k];
-        if (i < n)
-            b[i++] = (r >> 32) % 11 == 0 ? '\n' : ((r >> 32) % 7 == 0 ? ',' : ' ');
-    }
-}
-
-static void gen(enum kind k, uint8_t *b, size_t n, unsigned long long seed)
-{
-    switch (k) {
-    case K_MIXED: gen_mixed(b, n, seed); break;
-    case K_ZERO: memset(b, 0, n); break;
-    case K_TEXT: gen_text(b, n, seed); break;
-    default:
-        for (size_t i = 0; i < n; i++)
-            b[i] = (uint8_t)check_rand(&seed);
-        break;
-    }
-}
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -96,11 +29,7 @@ static uint32_t state_mem[REF_ENCODE_STATE_SIZE / 4];
 /* An output buffer of `cap` bytes followed by a canary. */
 static uint8_t *out_alloc(size_t cap)
 {
-    uint8_t *b = malloc(cap + CANARY);
-    if (!b) {
-        fprintf(stderr, "out of memory\n");
-        exit(2);
-    }
+    uint8_t *b = xmalloc(cap + CANARY);
     memset(b, CANARY_BYTE, cap + CANARY);
     return b;
 }
@@ -114,143 +43,27 @@ static int canary_ok(const uint8_t *b, size_t cap)
     return 1;
 }
 
-static ref_encode_result encode(const uint8_t *src, size_t n, uint8_t *dst,
-                                size_t cap, int acc, ref_encode_mode mode,
-                                const uint8_t *dict, size_t dict_len)
-{
-    ref_encode_params p;
-    memset(&p, 0, sizeof p);
-    p.src = src;
-    p.src_len = n;
-    p.dst = dst;
-    p.dst_cap = cap;
-    p.acceleration = acc;
-    p.mode = mode;
-    p.dict = dict;
-    p.dict_len = dict_len;
-    return ref_encode(&p, state_mem);
-}
-
 /* Strict decode of blk into a buffer of exactly `want_len` bytes; the result
  * must be want[0..want_len). dict: the history the block was encoded with. */
 static int decodes_to(const uint8_t *blk, size_t blk_len, const uint8_t *want,
                       size_t want_len, const uint8_t *dict, size_t dict_len,
                       const char *what)
 {
-    ref_decode_params p;
     ref_decode_result r;
-    uint8_t *out = malloc(want_len + 1);
+    uint8_t *out = xmalloc(want_len + 1);
     int ok;
 
-    if (!out)
-        exit(2);
     if (dict_len > REF_MAX_DICT) { /* the decoder takes the last 64 KiB */
         dict += dict_len - REF_MAX_DICT;
         dict_len = REF_MAX_DICT;
     }
-    memset(&p, 0, sizeof p);
-    p.src = blk;
-    p.src_len = blk_len;
-    p.dst = out;
-    p.dst_cap = want_len;
-    p.dict = dict_len ? dict : NULL;
-    p.dict_len = dict_len;
-    p.profile = REF_PROFILE_STRICT;
-    r = ref_decode(&p);
+    r = ref_decode_with(blk, blk_len, out, want_len, dict, dict_len, REF_PROFILE_STRICT, 0, 0);
     ok = r.status == REF_OK && r.written == want_len && r.consumed == blk_len &&
          (want_len == 0 || memcmp(out, want, want_len) == 0);
     CHECK(ok, "%s: decode status %s, written %zu of %zu, consumed %zu of %zu",
           what, ref_status_name(r.status), r.written, want_len, r.consumed, blk_len);
     free(out);
     return ok;
-}
-
-/*
- * Walks a block's sequences without decoding (an independent check of the
- * end-of-block rules and of dictionary use). Returns 0 if malformed.
- */
-typedef struct walk {
-    size_t out_len;
-    size_t matches;
-    size_t last_literals;   /* literals of the last sequence */
-    size_t last_match_from_end; /* output end - start of last match */
-    size_t max_offset;
-    int dict_match;         /* some match starts in the dictionary */
-    int crossing_match;     /* ... and continues into the input */
-} walk;
-
-static size_t walk_len(const uint8_t *b, size_t n, size_t *ip, size_t v)
-{
-    if (v == 15) {
-        uint8_t x;
-        do {
-            if (*ip >= n)
-                return SIZE_MAX;
-            x = b[(*ip)++];
-            v += x;
-        } while (x == 255);
-    }
-    return v;
-}
-
-static int walk_block(const uint8_t *b, size_t n, walk *w)
-{
-    size_t ip = 0, op = 0, last_match_start = 0;
-    memset(w, 0, sizeof *w);
-    for (;;) {
-        uint8_t token;
-        size_t lit, off, ml;
-        if (ip >= n)
-            return 0;
-        token = b[ip++];
-        lit = walk_len(b, n, &ip, token >> 4);
-        if (lit == SIZE_MAX || lit > n - ip)
-            return 0;
-        ip += lit;
-        op += lit;
-        if (ip == n) {
-            w->out_len = op;
-            w->last_literals = lit;
-            w->last_match_from_end = w->matches ? op - last_match_start : 0;
-            return 1;
-        }
-        if (n - ip < 2)
-            return 0;
-        off = (size_t)b[ip] | (size_t)b[ip + 1] << 8;
-        ip += 2;
-        ml = walk_len(b, n, &ip, token & 15);
-        if (ml == SIZE_MAX || off == 0)
-            return 0;
-        ml += REF_MIN_MATCH;
-        if (off > w->max_offset)
-            w->max_offset = off;
-        if (off > op) {
-            w->dict_match = 1;
-            if (off - op < ml)
-                w->crossing_match = 1;
-        }
-        w->matches++;
-        last_match_start = op;
-        op += ml;
-    }
-}
-
-/* The block obeys the end rules by construction (checked without ref_decode). */
-static void check_end_rules(const uint8_t *blk, size_t blk_len, size_t n, const char *what)
-{
-    walk w;
-    int ok = walk_block(blk, blk_len, &w);
-    CHECK(ok, "%s: block does not parse", what);
-    if (!ok)
-        return;
-    CHECK_EQ_SIZE(w.out_len, n, what);
-    if (w.matches) {
-        CHECK(w.last_literals >= REF_LAST_LITERALS, "%s: last literals %zu", what,
-              w.last_literals);
-        CHECK(w.last_match_from_end >= REF_MATCH_FROM_END, "%s: last match %zu from end",
-              what, w.last_match_from_end);
-    }
-    CHECK(w.max_offset <= REF_MAX_OFFSET, "%s", what);
 }
 
 /* ---- the tests ----------------------------------------------------------- */
@@ -335,14 +148,14 @@ static void test_empty(void)
     ref_encode_result r;
 
     /* "Even empty input can be represented, using a zero byte." */
-    r = encode(NULL, 0, dst, 1, 1, REF_ENCODE_LIMITED, NULL, 0);
+    r = ref_encode_with(NULL, 0, dst, 1, 1, REF_ENCODE_LIMITED, NULL, 0);
     CHECK(r.ok && r.written == 1 && r.consumed == 0 && dst[0] == 0, "empty");
     CHECK(canary_ok(dst, 1), "empty: canary");
-    r = encode(NULL, 0, dst, 1, 1, REF_ENCODE_DEST_SIZE, NULL, 0);
+    r = ref_encode_with(NULL, 0, dst, 1, 1, REF_ENCODE_DEST_SIZE, NULL, 0);
     CHECK(r.ok && r.written == 1 && r.consumed == 0 && dst[0] == 0, "empty destSize");
-    r = encode(NULL, 0, dst, 0, 1, REF_ENCODE_LIMITED, NULL, 0);
+    r = ref_encode_with(NULL, 0, dst, 0, 1, REF_ENCODE_LIMITED, NULL, 0);
     CHECK(!r.ok && r.written == 0, "empty, cap 0");
-    r = encode(NULL, 0, NULL, 0, 1, REF_ENCODE_LIMITED, NULL, 0);
+    r = ref_encode_with(NULL, 0, NULL, 0, 1, REF_ENCODE_LIMITED, NULL, 0);
     CHECK(!r.ok && r.written == 0, "empty, NULL dst");
     CHECK_EQ_SIZE(ref_compress(NULL, 0, dst, 1, 1), 1, "ref_compress empty");
     CHECK(decodes_to(dst, 1, NULL, 0, NULL, 0, "empty block"), "empty block decodes");
@@ -376,7 +189,7 @@ static void test_short(void)
  * Limited mode at capacities bound, exactly the size, and one less; every
  * acceleration; destSize at several targets.
  */
-static void test_modes(enum kind k, size_t n, const uint8_t *src)
+static void test_modes(enum sample_kind k, size_t n, const uint8_t *src)
 {
     static const int accs[] = { -5, 0, 1, 2, 17, 65537, 1 << 30 };
     const size_t bound = ref_compress_bound(n);
@@ -387,8 +200,8 @@ static void test_modes(enum kind k, size_t n, const uint8_t *src)
     ref_encode_result r, r1;
     size_t c;
 
-    snprintf(what, sizeof what, "%s n=%zu limited cap=bound", kind_name[k], n);
-    r1 = encode(src, n, ref_blk, bound, 1, REF_ENCODE_LIMITED, NULL, 0);
+    snprintf(what, sizeof what, "%s n=%zu limited cap=bound", sample_kind_names[k], n);
+    r1 = ref_encode_with(src, n, ref_blk, bound, 1, REF_ENCODE_LIMITED, NULL, 0);
     CHECK(r1.ok && r1.written > 0 && r1.written <= bound && r1.consumed == n, "%s", what);
     CHECK(canary_ok(ref_blk, bound), "%s: canary", what);
     if (!r1.ok) {
@@ -400,7 +213,7 @@ static void test_modes(enum kind k, size_t n, const uint8_t *src)
     c = r1.written;
     decodes_to(ref_blk, c, src, n, NULL, 0, what);
     check_end_rules(ref_blk, c, n, what);
-    if (k == K_ZERO && n >= 4096)
+    if (k == SAMPLE_ZERO && n >= 4096)
         CHECK(c < n / 200 + 16, "%s: zeros compress (%zu)", what, c);
     if (n < 13) /* too short for a match: token + literals */
         CHECK_EQ_SIZE(c, n + 1, what);
@@ -409,15 +222,15 @@ static void test_modes(enum kind k, size_t n, const uint8_t *src)
 
     /* Capacity exactly the compressed size: the same block. */
     memset(dst, CANARY_BYTE, bound + CANARY);
-    snprintf(what, sizeof what, "%s n=%zu limited cap=size", kind_name[k], n);
-    r = encode(src, n, dst, c, 1, REF_ENCODE_LIMITED, NULL, 0);
+    snprintf(what, sizeof what, "%s n=%zu limited cap=size", sample_kind_names[k], n);
+    r = ref_encode_with(src, n, dst, c, 1, REF_ENCODE_LIMITED, NULL, 0);
     CHECK(r.ok && r.written == c && memcmp(dst, ref_blk, c) == 0, "%s", what);
     CHECK(canary_ok(dst, c), "%s: canary", what);
 
     /* One byte less: fails without writing at or past dst + cap. */
     memset(dst, CANARY_BYTE, bound + CANARY);
-    snprintf(what, sizeof what, "%s n=%zu limited cap=size-1", kind_name[k], n);
-    r = encode(src, n, dst, c - 1, 1, REF_ENCODE_LIMITED, NULL, 0);
+    snprintf(what, sizeof what, "%s n=%zu limited cap=size-1", sample_kind_names[k], n);
+    r = ref_encode_with(src, n, dst, c - 1, 1, REF_ENCODE_LIMITED, NULL, 0);
     CHECK(!r.ok && r.written == 0, "%s", what);
     CHECK(canary_ok(dst, c - 1), "%s: canary", what);
     CHECK_EQ_SIZE(ref_compress(src, n, dst, c - 1, 1), 0, what);
@@ -429,23 +242,23 @@ static void test_modes(enum kind k, size_t n, const uint8_t *src)
         int all_ok = 1;
         for (size_t cap = 0; cap < c - 1; cap += step) {
             memset(dst, CANARY_BYTE, cap + CANARY);
-            r = encode(src, n, dst, cap, 1, REF_ENCODE_LIMITED, NULL, 0);
+            r = ref_encode_with(src, n, dst, cap, 1, REF_ENCODE_LIMITED, NULL, 0);
             if (r.ok || r.written != 0 || !canary_ok(dst, cap)) {
                 all_ok = 0;
                 CHECK(0, "%s n=%zu limited cap=%zu < size %zu: ok=%d written=%zu",
-                      kind_name[k], n, cap, c, r.ok, r.written);
+                      sample_kind_names[k], n, cap, c, r.ok, r.written);
                 break;
             }
         }
-        CHECK(all_ok, "%s n=%zu limited: all small capacities", kind_name[k], n);
+        CHECK(all_ok, "%s n=%zu limited: all small capacities", sample_kind_names[k], n);
     }
 
     /* Accelerations: <= 0 means 1; any value is a valid block. */
     for (size_t a = 0; a < sizeof accs / sizeof accs[0]; a++) {
         size_t cap = accs[a] > 1 ? bound : c; /* acc <= 1 gives the same size */
         memset(dst, CANARY_BYTE, bound + CANARY);
-        snprintf(what, sizeof what, "%s n=%zu acc=%d", kind_name[k], n, accs[a]);
-        r = encode(src, n, dst, cap, accs[a], REF_ENCODE_LIMITED, NULL, 0);
+        snprintf(what, sizeof what, "%s n=%zu acc=%d", sample_kind_names[k], n, accs[a]);
+        r = ref_encode_with(src, n, dst, cap, accs[a], REF_ENCODE_LIMITED, NULL, 0);
         CHECK(r.ok && r.consumed == n && r.written <= cap, "%s", what);
         CHECK(canary_ok(dst, cap), "%s: canary", what);
         if (!r.ok)
@@ -453,8 +266,8 @@ static void test_modes(enum kind k, size_t n, const uint8_t *src)
         if (accs[a] <= 1)
             CHECK(r.written == c && memcmp(dst, ref_blk, c) == 0, "%s: same as acc 1", what);
         if (accs[a] == 1 << 30) { /* clamped: the same block as 65537 */
-            ref_encode_result r2 = encode(src, n, ref_blk2, bound, 65537,
-                                          REF_ENCODE_LIMITED, NULL, 0);
+            ref_encode_result r2 = ref_encode_with(src, n, ref_blk2, bound, 65537,
+                                                   REF_ENCODE_LIMITED, NULL, 0);
             CHECK(r2.ok && r2.written == r.written &&
                   memcmp(dst, ref_blk2, r.written) == 0, "%s: same as 65537", what);
         }
@@ -470,8 +283,8 @@ static void test_modes(enum kind k, size_t n, const uint8_t *src)
             if (cap == 0 || cap > bound)
                 continue;
             memset(dst, CANARY_BYTE, bound + CANARY);
-            snprintf(what, sizeof what, "%s n=%zu destSize cap=%zu", kind_name[k], n, cap);
-            r = encode(src, n, dst, cap, 1, REF_ENCODE_DEST_SIZE, NULL, 0);
+            snprintf(what, sizeof what, "%s n=%zu destSize cap=%zu", sample_kind_names[k], n, cap);
+            r = ref_encode_with(src, n, dst, cap, 1, REF_ENCODE_DEST_SIZE, NULL, 0);
             CHECK(r.ok && r.written >= 1 && r.written <= cap && r.consumed <= n, "%s", what);
             CHECK(canary_ok(dst, cap), "%s: canary", what);
             if (!r.ok)
@@ -497,7 +310,7 @@ static void test_modes(enum kind k, size_t n, const uint8_t *src)
  * Dictionary mode: src continues dict (copies of it, for text-like data);
  * decoded with ref_decode's dict field.
  */
-static void test_dict(enum kind k, size_t n, const uint8_t *src, const uint8_t *dict,
+static void test_dict(enum sample_kind k, size_t n, const uint8_t *src, const uint8_t *dict,
                       size_t dict_len)
 {
     const size_t bound = ref_compress_bound(n);
@@ -506,8 +319,8 @@ static void test_dict(enum kind k, size_t n, const uint8_t *src, const uint8_t *
     ref_encode_result r;
     size_t c;
 
-    snprintf(what, sizeof what, "%s n=%zu dict=%zu", kind_name[k], n, dict_len);
-    r = encode(src, n, dst, bound, 1, REF_ENCODE_LIMITED, dict, dict_len);
+    snprintf(what, sizeof what, "%s n=%zu dict=%zu", sample_kind_names[k], n, dict_len);
+    r = ref_encode_with(src, n, dst, bound, 1, REF_ENCODE_LIMITED, dict, dict_len);
     CHECK(r.ok && r.consumed == n, "%s", what);
     CHECK(canary_ok(dst, bound), "%s: canary", what);
     if (!r.ok) {
@@ -517,20 +330,20 @@ static void test_dict(enum kind k, size_t n, const uint8_t *src, const uint8_t *
     c = r.written;
     decodes_to(dst, c, src, n, dict, dict_len, what);
     check_end_rules(dst, c, n, what);
-    if (k == K_TEXT && n >= 100) { /* text reuses the dictionary's words */
+    if (k == SAMPLE_TEXT && n >= 100) { /* text reuses the dictionary's words */
         walk w;
         CHECK(walk_block(dst, c, &w) && w.dict_match, "%s: a match in the dictionary", what);
     }
 
     /* Exact capacity works, one less fails cleanly. */
     memset(dst, CANARY_BYTE, bound + CANARY);
-    r = encode(src, n, dst, c - 1, 1, REF_ENCODE_LIMITED, dict, dict_len);
+    r = ref_encode_with(src, n, dst, c - 1, 1, REF_ENCODE_LIMITED, dict, dict_len);
     CHECK(!r.ok && canary_ok(dst, c - 1), "%s: cap size-1", what);
 
     /* destSize with a dictionary, half the room. */
     if (c >= 4) {
         memset(dst, CANARY_BYTE, bound + CANARY);
-        r = encode(src, n, dst, c / 2, 2, REF_ENCODE_DEST_SIZE, dict, dict_len);
+        r = ref_encode_with(src, n, dst, c / 2, 2, REF_ENCODE_DEST_SIZE, dict, dict_len);
         CHECK(r.ok && r.written <= c / 2 && canary_ok(dst, c / 2), "%s: destSize", what);
         if (r.ok) {
             decodes_to(dst, r.written, src, r.consumed, dict, dict_len, what);
@@ -544,19 +357,19 @@ static void test_dict(enum kind k, size_t n, const uint8_t *src, const uint8_t *
 static void test_dict_crossing(void)
 {
     uint8_t dict[1000], src[2000], dst[4000];
-    unsigned long long seed = 77;
+    ref_prng rng = { 77 };
     ref_encode_result r;
     walk w;
 
     for (size_t i = 0; i < sizeof dict; i++)
-        dict[i] = (uint8_t)check_rand(&seed);
+        dict[i] = (uint8_t)ref_prng_next(&rng);
     /* src = the last 300 dict bytes, then their first 300 again, then noise:
      * a match at src[0] from dict[700] that continues into src[0..]. */
     memcpy(src, dict + 700, 300);
     memcpy(src + 300, dict + 700, 300);
     for (size_t i = 600; i < sizeof src; i++)
-        src[i] = (uint8_t)check_rand(&seed);
-    r = encode(src, sizeof src, dst, sizeof dst, 1, REF_ENCODE_LIMITED, dict, sizeof dict);
+        src[i] = (uint8_t)ref_prng_next(&rng);
+    r = ref_encode_with(src, sizeof src, dst, sizeof dst, 1, REF_ENCODE_LIMITED, dict, sizeof dict);
     CHECK(r.ok, "crossing");
     if (!r.ok)
         return;
@@ -569,7 +382,7 @@ static void test_dict_crossing(void)
     for (size_t dl = 1; dl <= 5; dl++) {
         uint8_t s[40];
         memset(s, 'q', sizeof s);
-        r = encode(s, sizeof s, dst, sizeof dst, 1, REF_ENCODE_LIMITED, dict, dl);
+        r = ref_encode_with(s, sizeof s, dst, sizeof dst, 1, REF_ENCODE_LIMITED, dict, dl);
         CHECK(r.ok, "tiny dict %zu", dl);
         if (r.ok)
             decodes_to(dst, r.written, s, sizeof s, dict, dl, "tiny dict");
@@ -581,15 +394,13 @@ static void test_state(void)
 {
     static uint8_t raw[REF_ENCODE_STATE_SIZE + 8];
     const size_t n = 50000;
-    uint8_t *src = malloc(n);
+    uint8_t *src = xmalloc(n);
     uint8_t *a = out_alloc(ref_compress_bound(n));
     uint8_t *b = out_alloc(ref_compress_bound(n));
     ref_encode_params p;
     ref_encode_result ra, rb;
 
-    if (!src)
-        exit(2);
-    gen_mixed(src, n, 5);
+    sample_fill(SAMPLE_MIXED, src, n, 5);
     memset(&p, 0, sizeof p);
     p.src = src;
     p.src_len = n;
@@ -610,36 +421,34 @@ static void test_state(void)
 static void test_huge(void)
 {
     const size_t n = 16u << 20;
-    uint8_t *src = malloc(n);
+    uint8_t *src = xmalloc(n);
     const size_t bound = ref_compress_bound(n);
     uint8_t *dst = out_alloc(bound);
-    static const enum kind kinds[] = { K_MIXED, K_ZERO };
+    static const enum sample_kind kinds[] = { SAMPLE_MIXED, SAMPLE_ZERO };
 
-    if (!src)
-        exit(2);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         char what[80];
         ref_encode_result r;
         size_t c;
-        gen(kinds[i], src, n, 99);
-        snprintf(what, sizeof what, "%s 16 MiB limited", kind_name[kinds[i]]);
-        r = encode(src, n, dst, bound, 1, REF_ENCODE_LIMITED, NULL, 0);
+        sample_fill(kinds[i], src, n, 99);
+        snprintf(what, sizeof what, "%s 16 MiB limited", sample_kind_names[kinds[i]]);
+        r = ref_encode_with(src, n, dst, bound, 1, REF_ENCODE_LIMITED, NULL, 0);
         CHECK(r.ok && r.consumed == n && canary_ok(dst, bound), "%s", what);
         if (!r.ok)
             continue;
         c = r.written;
         decodes_to(dst, c, src, n, NULL, 0, what);
         memset(dst, CANARY_BYTE, bound + CANARY);
-        snprintf(what, sizeof what, "%s 16 MiB destSize", kind_name[kinds[i]]);
-        r = encode(src, n, dst, c / 2 + 1, 1, REF_ENCODE_DEST_SIZE, NULL, 0);
+        snprintf(what, sizeof what, "%s 16 MiB destSize", sample_kind_names[kinds[i]]);
+        r = ref_encode_with(src, n, dst, c / 2 + 1, 1, REF_ENCODE_DEST_SIZE, NULL, 0);
         CHECK(r.ok && r.consumed < n && canary_ok(dst, c / 2 + 1), "%s", what);
         if (r.ok)
             decodes_to(dst, r.written, src, r.consumed, NULL, 0, what);
     }
     /* A 16 MiB literal run (long 255-chains) fits in the bound. */
-    gen(K_NOISE, src, n, 3);
+    sample_fill(SAMPLE_NOISE, src, n, 3);
     {
-        ref_encode_result r = encode(src, n, dst, bound, 1, REF_ENCODE_LIMITED, NULL, 0);
+        ref_encode_result r = ref_encode_with(src, n, dst, bound, 1, REF_ENCODE_LIMITED, NULL, 0);
         CHECK(r.ok && r.written <= bound && canary_ok(dst, bound), "noise 16 MiB");
         if (r.ok)
             decodes_to(dst, r.written, src, n, NULL, 0, "noise 16 MiB");
@@ -658,19 +467,17 @@ int main(int argc, char **argv)
     test_state();
     test_dict_crossing();
 
-    for (int k = 0; k < K_COUNT; k++) {
+    for (int k = 0; k < SAMPLE_KINDS; k++) {
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
             const size_t n = sizes[s];
             const size_t dict_lens[] = { 1000, 65536, 100000 };
-            uint8_t *buf = malloc(100000 + n + 1);
-            if (!buf)
-                exit(2);
+            uint8_t *buf = xmalloc(100000 + n + 1);
             /* One stream: dictionary (up to 100000 bytes) then the input. */
-            gen((enum kind)k, buf, 100000 + n, 1000 + (unsigned long long)s);
-            test_modes((enum kind)k, n, buf + 100000);
+            sample_fill((enum sample_kind)k, buf, 100000 + n, 1000 + (uint64_t)s);
+            test_modes((enum sample_kind)k, n, buf + 100000);
             if (n > 0)
                 for (size_t d = 0; d < sizeof dict_lens / sizeof dict_lens[0]; d++)
-                    test_dict((enum kind)k, n, buf + 100000,
+                    test_dict((enum sample_kind)k, n, buf + 100000,
                               buf + 100000 - dict_lens[d], dict_lens[d]);
             free(buf);
         }

@@ -12,8 +12,10 @@
  *   - never write past the caps it was given.
  * Across all seeds every REF_GEN_F_* feature must appear at least once.
  */
-#include "lz4ref.h"
+#include "alloc.h"
 #include "check.h"
+#include "lz4ref.h"
+#include "ref_calls.h"
 
 #include <stdint.h>
 
@@ -33,11 +35,7 @@ static unsigned long blocks_total, blocks_with_dict, output_bytes_total;
 
 static uint8_t *alloc_guarded(size_t cap)
 {
-    uint8_t *b = malloc(cap + GUARD);
-    if (b == NULL) {
-        fprintf(stderr, "out of memory\n");
-        exit(2);
-    }
+    uint8_t *b = xmalloc(cap + GUARD);
     memset(b, GUARD_BYTE, cap + GUARD);
     return b;
 }
@@ -129,23 +127,6 @@ static int parse_features(const uint8_t *b, size_t len, uint32_t *features)
 
 /* ---- decoding ---------------------------------------------------------- */
 
-static ref_decode_result decode(const uint8_t *block, size_t block_len,
-                                uint8_t *dst, size_t dst_cap,
-                                const uint8_t *dict, size_t dict_len,
-                                ref_profile profile)
-{
-    ref_decode_params d;
-    memset(&d, 0, sizeof d);
-    d.src = block;
-    d.src_len = block_len;
-    d.dst = dst;
-    d.dst_cap = dst_cap;
-    d.dict = dict_len ? dict : NULL;
-    d.dict_len = dict_len;
-    d.profile = profile;
-    return ref_decode(&d);
-}
-
 /* Decodes with capacity output_len + extra and compares. */
 static void check_decodes(const uint8_t *block, const ref_gen_result *g,
                           const uint8_t *out, const uint8_t *dict,
@@ -153,11 +134,9 @@ static void check_decodes(const uint8_t *block, const ref_gen_result *g,
                           const char *what)
 {
     size_t cap = g->output_len + extra;
-    uint8_t *dst = malloc(cap ? cap : 1); /* exact size: ASan sees overruns */
+    uint8_t *dst = xmalloc(cap); /* exact size: ASan sees overruns */
     ref_decode_result r;
-    if (dst == NULL)
-        exit(2);
-    r = decode(block, g->block_len, dst, cap, dict, g->dict_len, profile);
+    r = ref_decode_with(block, g->block_len, dst, cap, dict, g->dict_len, profile, 0, 0);
     CHECK(r.status == REF_OK, "%s: status %s", what, ref_status_name(r.status));
     CHECK_EQ_SIZE(r.written, g->output_len, what);
     CHECK_EQ_SIZE(r.consumed, g->block_len, what);
@@ -193,10 +172,10 @@ static void bufs_free(bufs *b)
 }
 
 /* Dictionary sizes: the edges and random ones. */
-static size_t pick_dict_len(unsigned long long *rs)
+static size_t pick_dict_len(ref_prng *rs)
 {
     static const size_t edges[] = {1, 4, 12, 19, 255, 4096, 65535, 65536};
-    unsigned long long x = check_rand(rs);
+    uint64_t x = ref_prng_next(rs);
     if (x % 3 == 0)
         return edges[(x >> 8) % (sizeof edges / sizeof edges[0])];
     if (x % 3 == 1)
@@ -239,12 +218,10 @@ static void check_block(bufs *b, uint64_t seed, size_t dict_len)
      * the first match reaching before the output; with no such match the
      * dictionary is not needed at all. */
     if (dict_len > 0) {
-        uint8_t *dst = malloc(g.output_len ? g.output_len : 1);
+        uint8_t *dst = xmalloc(g.output_len);
         ref_decode_result r;
-        if (dst == NULL)
-            exit(2);
-        r = decode(b->block, g.block_len, dst, g.output_len, NULL, 0,
-                   REF_PROFILE_STRICT);
+        r = ref_decode_with(b->block, g.block_len, dst, g.output_len, NULL, 0,
+                            REF_PROFILE_STRICT, 0, 0);
         if (g.features & REF_GEN_F_DICT)
             CHECK(r.status == REF_ERR_OFFSET_BEFORE_START,
                   "%s: no dict: status %s", what, ref_status_name(r.status));
@@ -412,7 +389,7 @@ int main(int argc, char **argv)
         {1, 1000},   {5, 1000},    {12, 3000},  {13, 3000},   {64, 3000},
         {300, 3000}, {4096, 1500}, {70000, 80}, {300000, 24},
     };
-    unsigned long long rs = 0x1234567ull;
+    ref_prng rs = { 0x1234567ull };
     size_t r;
     int i;
     (void)argc;

@@ -1,0 +1,224 @@
+/*
+ * oracle.c: the fuzz oracle's failing and findings (LZ4GATE_FUZZ_IGNORE,
+ * LZ4GATE_FUZZ_SKIP), ref's latitude names, and its memory: exact
+ * allocations, scratch buffers, checksumming returned bytes, and the
+ * deterministic fills (dictionaries, synthetic data) on ref/prng.h.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle.h"
+#include "prng.h"
+
+/* ---- failing -------------------------------------------------------- */
+
+/* The rest of a failure line after its "lz4gate-fuzz TARGET: FAIL...: "
+ * prefix; aborts (the fuzzer records the input). */
+static void fz_abort_with(const char *fmt, va_list ap) __attribute__((noreturn));
+static void fz_abort_with(const char *fmt, va_list ap)
+{
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    fflush(stderr);
+    abort();
+}
+
+void fz_fail(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "lz4gate-fuzz %s: FAIL: ", fz_target_name);
+    va_start(ap, fmt);
+    fz_abort_with(fmt, ap);
+}
+
+/*
+ * A finding: "class@entry", e.g. stale_output@decompress_safe_partial.
+ * Aborts (the fuzzer records the input) unless
+ *   - LZ4GATE_FUZZ_IGNORE lists the id or its class (comma-separated): the
+ *     finding is counted (recorded, in a campaign), not stopped at;
+ *   - LZ4GATE_FUZZ_RECORD names a directory (a campaign, oracle_record.c):
+ *     every finding is recorded, and only with LZ4GATE_FUZZ_STOP=1 does one
+ *     that is not ignored stop the target.
+ */
+int fz_ignored_count;
+static int fz_ignored(const char *id)
+{
+    const char *env = getenv("LZ4GATE_FUZZ_IGNORE");
+    size_t cls_len = strcspn(id, "@");
+    while (env && *env) {
+        size_t len = strcspn(env, ",");
+        if ((len == strlen(id) && strncmp(env, id, len) == 0) ||
+            (len == cls_len && strncmp(env, id, len) == 0))
+            return 1;
+        env += len + (env[len] == ',');
+    }
+    return 0;
+}
+
+void fz_finding(const char *cls, const char *entry, const char *fmt, ...)
+{
+    char id[160], message[1024];
+    va_list ap;
+    int ignored;
+    snprintf(id, sizeof id, "%s@%s", cls, entry);
+    ignored = fz_ignored(id);
+    fz_ignored_count += ignored;
+    if (fz_recording()) {       /* a campaign: count it and keep samples */
+        int n = snprintf(message, sizeof message, "lz4gate-fuzz %s: FAIL [%s]: ",
+                         fz_target_name, id);
+        va_start(ap, fmt);
+        vsnprintf(message + n, sizeof message - (size_t)n, fmt, ap);
+        va_end(ap);
+        fz_record(id, message);
+        if (ignored || !fz_stop_at_first())
+            return;             /* ... and go on */
+    } else if (ignored) {
+        return;
+    }
+    fprintf(stderr, "lz4gate-fuzz %s: FAIL [%s]: ", fz_target_name, id);
+    va_start(ap, fmt);
+    fz_abort_with(fmt, ap);
+}
+
+/* The name of a row of ref's latitude table (ref/profile.c): every
+ * disagreement the targets accept names one, and a missing row stops the
+ * target instead of silently widening what is accepted. */
+const char *fz_latitude(const char *name)
+{
+    const ref_latitude *row = ref_latitude_named(name);
+    if (!row)
+        fz_fail("ref/profile.c has no latitude %s", name);
+    return row->name;
+}
+
+/* Entry points listed in LZ4GATE_FUZZ_SKIP (comma-separated, e.g.
+ * "decompress_fast") are not called: a way to keep fuzzing the rest of a
+ * subject while one entry point has an open finding. */
+int fz_skip(const char *entry)
+{
+    const char *env = getenv("LZ4GATE_FUZZ_SKIP");
+    while (env && *env) {
+        size_t len = strcspn(env, ",");
+        if (len == strlen(entry) && strncmp(env, entry, len) == 0)
+            return 1;
+        env += len + (env[len] == ',');
+    }
+    return 0;
+}
+
+/* ---- memory ---------------------------------------------------------- */
+
+/* Exactly `size` bytes (ASan bounds them exactly); never NULL. */
+void *fz_alloc(size_t size)
+{
+    void *p = malloc(size);
+    if (!p && size == 0)
+        p = malloc(1);
+    if (!p)
+        fz_fail("out of memory (%zu bytes)", size);
+    return p;
+}
+
+uint8_t *fz_dup(const uint8_t *p, size_t n)
+{
+    uint8_t *q = fz_alloc(n);
+    if (n)
+        memcpy(q, p, n);
+    return q;
+}
+
+/* Reusable scratch for the oracle's own buffers (trusted code, so exact
+ * bounds do not matter); grows, never shrinks. */
+FZ_NO_COVERAGE uint8_t *fz_scratch(int slot, size_t size)
+{
+    static uint8_t *buf[FZ_SCRATCH_SLOTS];
+    static size_t len[FZ_SCRATCH_SLOTS];
+    if (size > len[slot]) {
+        free(buf[slot]);
+        buf[slot] = malloc(size);
+        if (!buf[slot])
+            fz_fail("out of memory (%zu bytes of scratch)", size);
+        len[slot] = size;
+    }
+    return buf[slot];
+}
+
+/* Read every returned byte (MSan reports uninitialised ones here). */
+static volatile uint32_t fz_sink;
+FZ_NO_COVERAGE void fz_consume(const uint8_t *p, size_t n)
+{
+    uint32_t h = 2166136261u;
+    size_t i;
+    for (i = 0; i < n; i++)
+        h = (h ^ p[i]) * 16777619u;
+    fz_sink ^= h;
+}
+
+/* ---- deterministic fills --------------------------------------------- */
+
+/* Deterministic filler (dictionaries, synthetic data): ref/prng.h's
+ * splitmix64 stream, one round per byte. Counter-based: byte i depends only
+ * on seed + (i+1) * REF_PRNG_GAMMA, so any stretch of a stream can be
+ * filled on its own. */
+FZ_NO_COVERAGE void fz_fill_prng(uint8_t *p, size_t n, uint64_t seed, unsigned alphabet)
+{
+    ref_prng_fill(p, n, seed, alphabet);
+}
+
+/* Dictionaries: a window of one fixed pseudo-random stream, chosen by the
+ * seed (every seed byte moves it). One memcpy: filling a 64 KiB dictionary
+ * with fz_fill_prng per input took ~100 us, several times what the rest of
+ * a decode_differential run costs. */
+#define FZ_DICT_WINDOWS (1u << 20)
+FZ_NO_COVERAGE void fz_fill_dict(uint8_t *p, size_t n, uint64_t seed)
+{
+    static uint8_t *stream;
+    uint64_t w = seed ^ (seed >> 20) ^ (seed >> 40) ^ (seed >> 60);
+    if (n > FZ_DICT_MAX_LEN) {
+        fz_fill_prng(p, n, seed, 0);
+        return;
+    }
+    if (!stream) {
+        stream = fz_alloc(FZ_DICT_WINDOWS + FZ_DICT_MAX_LEN);
+        fz_fill_prng(stream, FZ_DICT_WINDOWS + FZ_DICT_MAX_LEN, 0x6C7A34676174ull, 0);
+    }
+    if (n)
+        memcpy(p, stream + (size_t)(w % FZ_DICT_WINDOWS), n);
+}
+
+/* fz_fill_prng through a cache of the last stream: successive fuzz inputs
+ * mostly keep their header (the fuzzer mutates the payload), so a 64 KiB
+ * dictionary becomes one memcpy instead of 64 Ki rounds. Same bytes as
+ * fz_fill_prng. */
+#define FZ_PRNG_CACHE_MAX (1u << 20)
+FZ_NO_COVERAGE void fz_fill_prng_cached(uint8_t *p, size_t n, uint64_t seed, unsigned alphabet)
+{
+    static uint8_t *cache;
+    static size_t have;
+    static uint64_t cache_seed;
+    static unsigned cache_alphabet;
+    if (n > FZ_PRNG_CACHE_MAX) {
+        fz_fill_prng(p, n, seed, alphabet);
+        return;
+    }
+    if (!cache) {
+        cache = malloc(FZ_PRNG_CACHE_MAX);
+        if (!cache) {
+            fz_fill_prng(p, n, seed, alphabet);
+            return;
+        }
+    }
+    if (seed != cache_seed || alphabet != cache_alphabet) {
+        have = 0;
+        cache_seed = seed;
+        cache_alphabet = alphabet;
+    }
+    if (n > have) {
+        fz_fill_prng(cache + have, n - have, seed + (uint64_t)have * REF_PRNG_GAMMA, alphabet);
+        have = n;
+    }
+    if (n)
+        memcpy(p, cache, n);
+}

@@ -1,0 +1,152 @@
+/*
+ * oracle.h: what the lz4gate fuzz targets share besides parameter drawing
+ * (params.h): calling a subject's decoder on exactly sized buffers, the
+ * reference expectation for a call, and the verdict.
+ *
+ *   oracle.c          failing and findings (LZ4GATE_FUZZ_IGNORE / _SKIP),
+ *                     latitudes, allocation, scratch, deterministic fills
+ *   oracle_verdict.c  ref's expectation for a call and the verdict (the
+ *                     rules are described there)
+ *   oracle_call.c     destination and dictionary areas, running a decoder
+ *                     call twice (0x00 / 0xFF) and checking it
+ *
+ * Findings abort with "lz4gate-fuzz TARGET: FAIL [CLASS@ENTRY]: details"
+ * (tools parse that line: harness/report/failure.py), other failures of
+ * the oracle itself with "lz4gate-fuzz TARGET: FAIL: details".
+ * Decoder classes: wrong_output (a valid block decoded wrongly),
+ * rejects_valid, accepts_invalid (naming ref's status and check),
+ * offset0_output (offset 0 accepted without writing zeros),
+ * malformed_wrong_output (partial decode of a malformed block returns bytes
+ * other than the data before the defect), stale_output, wrote_before_dst,
+ * return_above_capacity, return_above_target. LZ4GATE_FUZZ_IGNORE lists
+ * ids (or classes) to count instead of abort, LZ4GATE_FUZZ_SKIP entry
+ * points not to call (python3 -m harness fuzz --ignore / --skip / --known).
+ *
+ * Every program linked with oracle.c names itself once, at file scope:
+ *     FZ_TARGET("decode_differential");
+ */
+#ifndef LZ4GATE_FUZZ_ORACLE_H
+#define LZ4GATE_FUZZ_ORACLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lz4ref.h"
+
+struct lz4_subject;
+
+/* Every target's LLVMFuzzerTestOneInput starts with fz_input(data, size):
+ * a campaign keeps the inputs that give findings (oracle_record.c). */
+void fz_input(const uint8_t *data, size_t size);
+/* LZ4GATE_FUZZ_RECORD is set: findings are recorded (and not stopped at,
+ * unless LZ4GATE_FUZZ_STOP=1 and they are not ignored). */
+int fz_recording(void);
+int fz_stop_at_first(void);
+void fz_record(const char *id, const char *message);
+
+/* The TARGET of the failure lines. */
+extern const char fz_target_name[];
+#define FZ_TARGET(name) const char fz_target_name[] = name
+
+/* Capacities and targets are drawn in [0, FZ_MAX_CAP]. */
+#define FZ_MAX_CAP (16u << 20)
+/* "Valid as a whole": decoded with this capacity, more than any drawn one. */
+#define FZ_BIG_CAP (FZ_MAX_CAP + 64u)
+
+/* The oracle's own helpers (buffers, filling, checksumming) are not
+ * instrumented for coverage: their branches depend on earlier inputs
+ * (caches, buffers that grow), which would make coverage depend on the
+ * order of the inputs (libFuzzer's merge assumes it does not), and under
+ * -fsanitize=fuzzer every comparison of every iteration of their loops
+ * would call the comparison tracer (a 64 KiB dictionary fill was 70% of
+ * decode_differential's time). noinline: an inlined copy would be
+ * instrumented as part of its caller. */
+#if defined(__clang__) && defined(__has_attribute)
+#if __has_attribute(no_sanitize)
+#define FZ_NO_COVERAGE __attribute__((noinline, no_sanitize("coverage")))
+#endif
+#endif
+#ifndef FZ_NO_COVERAGE
+#define FZ_NO_COVERAGE
+#endif
+
+static inline size_t fz_min(size_t a, size_t b) { return a < b ? a : b; }
+static inline size_t fz_max(size_t a, size_t b) { return a > b ? a : b; }
+
+/* ---- failing, findings, latitudes (oracle.c) ------------------------- */
+
+void fz_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void fz_finding(const char *cls, const char *entry, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Findings counted instead of aborting (LZ4GATE_FUZZ_IGNORE). */
+extern int fz_ignored_count;
+const char *fz_latitude(const char *name);
+int fz_skip(const char *entry);
+
+/* ---- memory and fills (oracle.c) ------------------------------------- */
+
+void *fz_alloc(size_t size);
+uint8_t *fz_dup(const uint8_t *p, size_t n);
+enum { FZ_SCRATCH_SLOTS = 12 };
+uint8_t *fz_scratch(int slot, size_t size);
+void fz_consume(const uint8_t *p, size_t n);
+void fz_fill_prng(uint8_t *p, size_t n, uint64_t seed, unsigned alphabet);
+void fz_fill_prng_cached(uint8_t *p, size_t n, uint64_t seed, unsigned alphabet);
+#define FZ_DICT_MAX_LEN (1u << 17)
+void fz_fill_dict(uint8_t *p, size_t n, uint64_t seed);
+
+/* ---- the reference and the verdict (oracle_verdict.c) ---------------- */
+
+typedef struct fz_ref {
+    ref_decode_result r;
+    const uint8_t *out;     /* r.written bytes */
+} fz_ref;
+
+typedef struct fz_expect {
+    fz_ref strict, compat;  /* ref under the call's own parameters */
+    int partial;
+    int whole_valid;        /* partial: the block decodes (strict, no capacity limit) */
+    const uint8_t *lenient; /* partial: what the input decodes to before ref's error */
+    size_t lenient_len;
+    size_t limit;           /* partial: min(target, capacity) */
+    int empty_token;        /* EMPTY_BUFFER_ZERO_TOKEN applies */
+} fz_expect;
+
+enum fz_decoder { FZ_SAFE, FZ_PARTIAL, FZ_DICT, FZ_DICT_PREFIX };
+extern const char *const fz_decoder_names[];
+
+typedef struct fz_call {
+    const struct lz4_subject *s;
+    enum fz_decoder kind;
+    const uint8_t *src;     /* exactly n bytes of their own (fz_dup) */
+    size_t n;
+    size_t cap, target;
+    const uint8_t *dict;    /* ext: exactly dict_len bytes of their own */
+    size_t dict_len;
+} fz_call;
+
+typedef struct fz_result {
+    int r;
+    const uint8_t *out;     /* the returned bytes (r > 0), in an area (fz_run) */
+} fz_result;
+
+fz_ref fz_ref_decode(int slot, const uint8_t *src, size_t n, size_t cap, const uint8_t *dict,
+                     size_t dict_len, ref_profile profile, int partial, size_t target,
+                     ref_target0 target0);
+const char *fz_check_name(int check);
+size_t fz_expect_max(const fz_expect *e);
+fz_expect fz_expect_for(const fz_call *c, ref_target0 target0);
+int fz_target0_conventions(const struct lz4_subject *s, ref_target0 conv[2]);
+const char *fz_judge_call(const fz_call *c, const fz_expect *first, const fz_result *res,
+                          const char **rule, char *why, size_t why_len);
+
+/* ---- running a decoder call (oracle_call.c) -------------------------- */
+
+const uint8_t *fz_dict(size_t n, uint64_t seed);
+fz_result fz_run(const fz_call *c, int fill, size_t fill_len);
+void fz_result_free(fz_result *r);
+int fz_result_equal(const fz_result *a, const fz_result *b);
+fz_result fz_run_twice(const fz_call *c, size_t fill_len);
+fz_result fz_check_call(const fz_call *c);
+
+#endif /* LZ4GATE_FUZZ_ORACLE_H */

@@ -1,0 +1,221 @@
+/*
+ * oracle_call.c: running one decoder call of a subject on exactly sized
+ * buffers in persistent areas (with the input's dictionary), twice (0x00-
+ * and 0xFF-filled destination), and the whole check of one call: run,
+ * judge against ref (oracle_verdict.c), independence of the destination's
+ * previous content.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "oracle.h"
+#include "subject.h"
+
+#if defined(__has_feature)
+#if __has_feature(memory_sanitizer)
+#define FZ_MSAN 1
+#endif
+#endif
+
+/* ---- calling a subject's decoder -------------------------------------- */
+
+const char *const fz_decoder_names[] = {
+    "decompress_safe", "decompress_safe_partial", "decompress_safe_using_dict(ext)",
+    "decompress_safe_using_dict(prefix)"
+};
+
+/* Destinations live at the end of one of FZ_AREAS persistent allocations,
+ * used in turn: a destination ends exactly where its allocation ends (ASan
+ * reports a write or read past the capacity as a heap-buffer-overflow), and
+ * under ASan the FZ_GUARD bytes before it are poisoned for the call (an
+ * access before dst is reported as use-after-poison; ASan poisons whole
+ * 8-byte granules, so up to 7 bytes just before an unaligned dst stay
+ * addressable: the canary catches writes there). A canary before the
+ * buffer catches writes before it in builds without ASan.
+ * Allocating a fresh exact buffer per call was most of decode_differential's
+ * time: ASan's quarantine makes every such allocation new pages (mmap, page
+ * faults, the 0xbe malloc fill). A result's bytes stay valid until
+ * FZ_AREAS - 1 further runs: fz_run_twice uses two areas, base_vs_candidate
+ * four in a row. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FZ_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(FZ_ASAN)
+#define FZ_ASAN 1
+#endif
+#ifdef FZ_ASAN
+#include <sanitizer/asan_interface.h>
+#define FZ_POISON(p, n) __asan_poison_memory_region((p), (n))
+#define FZ_UNPOISON(p, n) __asan_unpoison_memory_region((p), (n))
+#else
+#define FZ_POISON(p, n) ((void)(p), (void)(n))
+#define FZ_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+#if defined(FZ_MSAN)
+#include <sanitizer/msan_interface.h>
+#endif
+
+enum { FZ_AREAS = 4, FZ_GUARD = 4096, FZ_CANARY = 64 };
+#define FZ_AREA_SIZE (FZ_GUARD + 2u * REF_MAX_DICT + FZ_BIG_CAP)
+
+/* The last `size` bytes of the next area, and the area's start. */
+static FZ_NO_COVERAGE uint8_t *fz_area_tail(size_t size, uint8_t **area_start)
+{
+    static uint8_t *area[FZ_AREAS];
+    static unsigned next;
+    unsigned k = next++ % FZ_AREAS;
+    if (!area[k])
+        area[k] = fz_alloc(FZ_AREA_SIZE);
+    *area_start = area[k];
+    return area[k] + FZ_AREA_SIZE - size;
+}
+
+/* The input's dictionary, fz_fill_dict(seed): the last n bytes of a
+ * persistent allocation, the FZ_GUARD bytes before it poisoned until the
+ * next call (the same detection as an exact allocation, without a fresh
+ * 64 KiB allocation per input). Valid until the next call. */
+FZ_NO_COVERAGE const uint8_t *fz_dict(size_t n, uint64_t seed)
+{
+    static uint8_t *area;
+    static uint8_t *guard;
+    static size_t guard_len;
+    enum { DICT_AREA = FZ_GUARD + FZ_DICT_MAX_LEN };
+    uint8_t *d;
+    if (n > FZ_DICT_MAX_LEN)
+        fz_fail("dictionary of %zu bytes: more than %u", n, (unsigned)FZ_DICT_MAX_LEN);
+    if (!area)
+        area = fz_alloc(DICT_AREA);
+    if (guard_len)
+        FZ_UNPOISON(guard, guard_len);
+    d = area + DICT_AREA - n;
+    fz_fill_dict(d, n, seed);
+    guard_len = fz_min(FZ_GUARD, (size_t)(d - area));
+    guard = d - guard_len;
+    FZ_POISON(guard, guard_len);
+    return d;
+}
+
+/* One call into a destination of exactly cap bytes whose first fill_len
+ * bytes hold `fill` (the rest is whatever the memory held). With a prefix
+ * dictionary the buffer is [dict][dst] and the prefix must come back
+ * unchanged. */
+FZ_NO_COVERAGE fz_result fz_run(const fz_call *c, int fill, size_t fill_len)
+{
+    fz_result res;
+    uint8_t *buf, *dst, *start, *guard;
+    size_t pre = c->kind == FZ_DICT_PREFIX ? c->dict_len : 0, guard_len;
+    int n = (int)c->n, cap = (int)c->cap;
+    int i;
+
+    if (pre + c->cap > FZ_AREA_SIZE - FZ_GUARD)
+        fz_fail("a call of %zu + %zu bytes does not fit an area", pre, c->cap);
+    buf = fz_area_tail(pre + c->cap, &start);
+    guard_len = fz_min(FZ_GUARD, (size_t)(buf - start));
+    guard = buf - guard_len;
+    memset(buf - FZ_CANARY, 0xA5, FZ_CANARY);
+    if (pre)
+        memcpy(buf, c->dict, pre);
+    dst = buf + pre;
+#if defined(FZ_MSAN)
+    if (fill == 0)      /* MSan: the 0x00 run sees an uninitialised buffer */
+        __msan_poison(dst, c->cap);
+    else
+#endif
+        memset(dst, fill, fz_min(fill_len, c->cap));
+    FZ_POISON(guard, guard_len);
+    switch (c->kind) {
+    case FZ_SAFE:
+        res.r = c->s->decompress_safe((const char *)c->src, (char *)dst, n, cap);
+        break;
+    case FZ_PARTIAL:
+        res.r = c->s->decompress_safe_partial((const char *)c->src, (char *)dst, n,
+                                               (int)c->target, cap);
+        break;
+    case FZ_DICT:
+        res.r = c->s->decompress_safe_using_dict((const char *)c->src, (char *)dst, n, cap,
+                                                 (const char *)c->dict, (int)c->dict_len);
+        break;
+    default:
+        res.r = c->s->decompress_safe_using_dict((const char *)c->src, (char *)dst, n, cap,
+                                                 (const char *)buf, (int)pre);
+        break;
+    }
+    FZ_UNPOISON(guard, guard_len);
+    if (pre && memcmp(buf, c->dict, pre) != 0)
+        fz_finding("wrote_before_dst", fz_decoder_names[c->kind],
+                   "%s modified the prefix dictionary before dst (block %zu bytes, "
+                   "capacity %zu, prefix %zu)", c->s->name, c->n, c->cap, pre);
+    for (i = 0; i < FZ_CANARY; i++)
+        if (buf[i - FZ_CANARY] != 0xA5) {
+            fz_finding("wrote_before_dst", fz_decoder_names[c->kind],
+                       "%s wrote before the destination buffer (block %zu bytes, "
+                       "capacity %zu)", c->s->name, c->n, c->cap);
+            break;
+        }
+    if (res.r > cap) {
+        fz_finding("return_above_capacity", fz_decoder_names[c->kind],
+                   "%s returned %d, more than the capacity %d", c->s->name, res.r, cap);
+        res.r = cap;
+    }
+    if (c->kind == FZ_PARTIAL && res.r > (int)c->target && c->target <= c->cap) {
+        fz_finding("return_above_target", fz_decoder_names[c->kind],
+                   "%s returned %d, more than the target %zu", c->s->name, res.r, c->target);
+        res.r = (int)c->target;
+    }
+    res.out = NULL;
+    if (res.r > 0) {
+        fz_consume(dst, (size_t)res.r);
+        res.out = dst;
+    }
+    return res;
+}
+
+/* Results point into an area: nothing to free (kept for the callers). */
+void fz_result_free(fz_result *r)
+{
+    r->out = NULL;
+}
+
+int fz_result_equal(const fz_result *a, const fz_result *b)
+{
+    return a->r == b->r && (a->r <= 0 || memcmp(a->out, b->out, (size_t)a->r) == 0);
+}
+
+/* Runs the call twice (0x00- and 0xFF-filled destination); fails unless the
+ * two agree. Returns the first. */
+fz_result fz_run_twice(const fz_call *c, size_t fill_len)
+{
+    fz_result a = fz_run(c, 0x00, fill_len), b = fz_run(c, 0xFF, fill_len);
+    if (!fz_result_equal(&a, &b))
+        fz_finding("stale_output", fz_decoder_names[c->kind],
+                   "%s: output depends on the destination's previous content: "
+                   "0x00-filled returned %d, 0xFF-filled returned %d%s (block %zu bytes, "
+                   "capacity %zu, target %zu, dictionary %zu)",
+                   c->s->name, a.r, b.r, a.r == b.r ? " with different bytes" : "", c->n,
+                   c->cap, c->target, c->dict_len);
+    fz_result_free(&b);
+    return a;
+}
+
+/* Run + judge + independence: the whole check of one decoder call. The
+ * caller frees the result. */
+fz_result fz_check_call(const fz_call *c)
+{
+    char why[512];
+    const char *rule;
+    ref_target0 conv[2];
+    const char *cls;
+    fz_expect e;
+    fz_result res;
+    fz_target0_conventions(c->s, conv);
+    e = fz_expect_for(c, conv[0]);
+    res = fz_run_twice(c, fz_expect_max(&e) + 64);
+    cls = fz_judge_call(c, &e, &res, &rule, why, sizeof why);
+    if (cls)
+        fz_finding(cls, fz_decoder_names[c->kind],
+                   "%s %s (block %zu bytes, capacity %zu, target %zu, dictionary %zu)",
+                   c->s->name, why, c->n, c->cap, c->target, c->dict_len);
+    return res;
+}

@@ -1,0 +1,256 @@
+/*
+ * oracle_verdict.c: the reference expectation for one decoder call and the
+ * verdict on a subject's result.
+ *
+ * Verdict of one decoder call (subject result r, reference ref/):
+ *   - both accept: same return, byte-identical output;
+ *   - both reject: fine (the error values need not agree);
+ *   - they disagree: acceptable only when a named rule explains it:
+ *       * a row of ref's profile table (ref_profile_rule_for): ref strict
+ *         rejects with that row's status, and the subject's output equals
+ *         ref's COMPATIBLE output, or the subject rejects too;
+ *       * a row of ref's latitude table (ref/profile.c, fz_latitude): for
+ *         partial decoding only, two conventions of the API
+ *         (lz4.h / linux/lz4.h, LZ4_decompress_safe_partial: "@return can
+ *         be < targetOutputSize, if compressed block contains less data";
+ *         decoders stop "as soon as" the target is reached), allowed only
+ *         when the block is not valid as a whole (strict, no capacity limit):
+ *           PARTIAL_EARLY_END       the subject accepts and returns a prefix
+ *                                   of what the input decodes to before the
+ *                                   point where ref found it malformed (incl.
+ *                                   the available bytes of a truncated literal
+ *                                   run);
+ *           PARTIAL_LOOKAHEAD_REJECT the subject rejects a block that is not
+ *                                   valid as a whole before reaching the
+ *                                   target, where ref stopped at the target.
+ *       * EMPTY_BUFFER_ZERO_TOKEN: with a capacity of 0 (or a partial decode
+ *         with nothing to produce, decoded as an empty buffer) upstream
+ *         lz4.c and the kernel accept only the one-byte block 0x00 ("empty
+ *         output buffer" special case), while a one-byte block whose token
+ *         has a non-zero match-length nibble (0x01..0x0F) is accepted as an
+ *         empty block by ref and by the same decoders at any capacity > 0.
+ *         The subject may reject such a block at capacity 0.
+ *     anything else is a failure, reported with ref's status and check name.
+ *   - the output must not depend on the destination's previous content
+ *     (0x00-filled vs 0xFF-filled: same return, same bytes), and every
+ *     returned byte is read (checksummed), so MSan would see uninitialised
+ *     output.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "checks.h"
+#include "oracle.h"
+#include "subject.h"
+
+/* ---- the reference --------------------------------------------------- */
+
+/* ref's decode of src into scratch slot `slot` (valid until the slot is
+ * used again). */
+fz_ref fz_ref_decode(int slot, const uint8_t *src, size_t n, size_t cap, const uint8_t *dict,
+                     size_t dict_len, ref_profile profile, int partial, size_t target,
+                     ref_target0 target0)
+{
+    ref_decode_params p;
+    fz_ref out;
+    memset(&p, 0, sizeof p);
+    p.src = src;
+    p.src_len = n;
+    p.dst = fz_scratch(slot, cap ? cap : 1);
+    p.dst_cap = cap;
+    if (dict_len > REF_MAX_DICT) {          /* only the last 64 KiB is reachable */
+        dict += dict_len - REF_MAX_DICT;
+        dict_len = REF_MAX_DICT;
+    }
+    p.dict = dict_len ? dict : NULL;
+    p.dict_len = dict_len;
+    p.profile = profile;
+    p.partial = partial;
+    p.target = target;
+    p.target0 = target0;
+    out.r = ref_decode(&p);
+    out.out = p.dst;
+    return out;
+}
+
+const char *fz_check_name(int check)
+{
+    return check >= 0 ? ref_check_name(check) : "-";
+}
+
+/* ---- expectations and verdicts --------------------------------------- */
+
+/* The decoded bytes before the point where ref stopped, including the
+ * available part of a truncated literal run (partial decoding only). */
+static void fz_lenient(fz_expect *e, int slot, const uint8_t *src, size_t n)
+{
+    const fz_ref *c = &e->compat;
+    size_t len = c->r.written, tail = 0;
+    uint8_t *buf;
+    if (c->r.status == REF_ERR_TRUNCATED_LITERALS && c->r.consumed <= n &&
+        len < e->limit)
+        tail = fz_min(n - c->r.consumed, e->limit - len);
+    buf = fz_scratch(slot, len + tail + 1);
+    if (len)
+        memcpy(buf, c->out, len);
+    if (tail)
+        memcpy(buf + len, src + c->r.consumed, tail);
+    e->lenient = buf;
+    e->lenient_len = len + tail;
+}
+
+/* Largest output a correct decoder can return for this call. */
+size_t fz_expect_max(const fz_expect *e)
+{
+    size_t m = fz_max(e->strict.r.written, e->compat.r.written);
+    return e->partial ? fz_max(m, e->lenient_len) : m;
+}
+
+static int fz_same(int r, const uint8_t *out, const fz_ref *ref)
+{
+    return ref->r.status == REF_OK && r >= 0 && (size_t)r == ref->r.written &&
+           (r == 0 || memcmp(out, ref->out, (size_t)r) == 0);
+}
+
+/* NULL when the subject's result is acceptable (then *rule names the rule
+ * that allowed a disagreement, or "" for agreement); otherwise the class of
+ * finding, with the details in why[]. */
+static const char *fz_judge(const fz_expect *e, int r, const uint8_t *out, const char **rule,
+                            char *why, size_t why_len)
+{
+    const ref_decode_result *s = &e->strict.r;
+    const ref_profile_rule *row = s->status == REF_OK ? NULL : ref_profile_rule_for(s->status);
+    *rule = "";
+    if (r >= 0 && s->status == REF_OK) {
+        if (fz_same(r, out, &e->strict))
+            return NULL;
+        if (e->partial && !e->whole_valid && (size_t)r <= s->written &&
+            (r == 0 || memcmp(out, e->strict.out, (size_t)r) == 0)) {
+            *rule = fz_latitude("PARTIAL_EARLY_END");
+            return NULL;
+        }
+        if ((size_t)r != s->written)
+            snprintf(why, why_len, "returned %d, ref decodes %zu bytes", r, s->written);
+        else
+            snprintf(why, why_len, "returned %d bytes as ref does, but different bytes", r);
+        /* A partial decode of a block that is malformed past the target:
+         * wrong bytes instead of an error, a lesser finding than wrong bytes
+         * for a valid block. */
+        return e->partial && !e->whole_valid ? "malformed_wrong_output" : "wrong_output";
+    }
+    if (r < 0 && s->status != REF_OK)
+        return NULL;
+    if (r < 0) {
+        if (e->empty_token && s->written == 0) {
+            *rule = fz_latitude("EMPTY_BUFFER_ZERO_TOKEN");
+            return NULL;
+        }
+        if (e->partial && !e->whole_valid) {
+            *rule = fz_latitude("PARTIAL_LOOKAHEAD_REJECT");
+            return NULL;
+        }
+        snprintf(why, why_len, "returned %d (error), ref strict decodes %zu bytes", r,
+                 s->written);
+        return "rejects_valid";
+    }
+    /* r >= 0, strict rejects */
+    if (row && fz_same(r, out, &e->compat)) {
+        *rule = row->name;
+        return NULL;
+    }
+    if (e->partial && (size_t)r <= e->limit && (size_t)r <= e->lenient_len &&
+        (r == 0 || memcmp(out, e->lenient, (size_t)r) == 0)) {
+        *rule = fz_latitude("PARTIAL_EARLY_END");
+        return NULL;
+    }
+    if (row) {
+        snprintf(why, why_len,
+                 "returned %d; ref strict rejects with %s (rule %s, %s) and ref compatible %s "
+                 "%zu bytes, which the subject's output does not match",
+                 r, ref_status_name(s->status), row->name, row->spec_section,
+                 e->compat.r.status == REF_OK ? "decodes" : "also rejects after",
+                 e->compat.r.written);
+        /* Accepting offset 0 without writing zeros: its own class, as the
+         * spec singles it out (Implementation notes, offset 0). */
+        return s->status == REF_ERR_OFFSET_ZERO ? "offset0_output" : "accepts_invalid";
+    }
+    snprintf(why, why_len,
+             "returned %d; ref rejects with %s (check %s) at input byte %zu after %zu "
+             "output bytes, and no profile rule allows accepting it",
+             r, ref_status_name(s->status), fz_check_name(s->failed_check),
+             s->consumed, s->written);
+    /* Partial decoding may return data for a malformed block, but only the
+     * data before the defect (PARTIAL_EARLY_END): other bytes are wrong
+     * output. */
+    return e->partial ? "malformed_wrong_output" : "accepts_invalid";
+}
+
+/* The reference expectation for call c (target0: the convention for a
+ * partial decode with nothing to produce). */
+fz_expect fz_expect_for(const fz_call *c, ref_target0 target0)
+{
+    fz_expect e;
+    int partial = c->kind == FZ_PARTIAL;
+    const uint8_t *dict = c->kind >= FZ_DICT ? c->dict : NULL;
+    size_t dlen = c->kind >= FZ_DICT ? c->dict_len : 0;
+    memset(&e, 0, sizeof e);
+    e.partial = partial;
+    e.strict = fz_ref_decode(0, c->src, c->n, c->cap, dict, dlen, REF_PROFILE_STRICT,
+                             partial, c->target, target0);
+    e.compat = fz_ref_decode(1, c->src, c->n, c->cap, dict, dlen, REF_PROFILE_COMPATIBLE,
+                             partial, c->target, target0);
+    if (partial) {
+        fz_ref whole = fz_ref_decode(2, c->src, c->n, FZ_BIG_CAP, NULL, 0, REF_PROFILE_STRICT,
+                                     0, 0, target0);
+        e.whole_valid = whole.r.status == REF_OK;
+        e.limit = fz_min(c->target, c->cap);
+        fz_lenient(&e, 3, c->src, c->n);
+    }
+    e.empty_token = c->n == 1 && c->src[0] != 0 &&
+                    (partial ? (target0 == REF_TARGET0_AS_EMPTY_OUTPUT &&
+                                fz_min(c->target, c->cap) == 0)
+                             : c->cap == 0);
+    return e;
+}
+
+/* Target-0 conventions a generation may follow
+ * (docs/fix-history.md#where-the-kernel-differs-from-upstream). */
+int fz_target0_conventions(const struct lz4_subject *s, ref_target0 conv[2])
+{
+    switch (s->generation) {
+    case GEN_REF:
+        conv[0] = REF_TARGET0_RETURNS_ZERO;
+        return 1;
+    case GEN_UPSTREAM:          /* >= 1.9.2 returns 0, older ones as empty output */
+        conv[0] = REF_TARGET0_RETURNS_ZERO;
+        conv[1] = REF_TARGET0_AS_EMPTY_OUTPUT;
+        return 2;
+    default:
+        conv[0] = REF_TARGET0_AS_EMPTY_OUTPUT;
+        return 1;
+    }
+}
+
+/* Judges a subject result against the reference under every convention the
+ * generation allows (first: the expectation for the first one, if already
+ * computed); NULL if acceptable, else the message. */
+const char *fz_judge_call(const fz_call *c, const fz_expect *first, const fz_result *res,
+                          const char **rule, char *why, size_t why_len)
+{
+    ref_target0 conv[2];
+    int k = fz_target0_conventions(c->s, conv), i;
+    const char *msg = NULL;
+    for (i = 0; i < k; i++) {
+        fz_expect e;
+        if (i > 0 && !(c->kind == FZ_PARTIAL && fz_min(c->target, c->cap) == 0))
+            break;
+        if (i == 0 && first)
+            e = *first;
+        else
+            e = fz_expect_for(c, conv[i]);
+        msg = fz_judge(&e, res->r, res->out, rule, why, why_len);
+        if (!msg)
+            return NULL;
+    }
+    return msg;
+}

@@ -1,0 +1,38 @@
+"""`python3 -m harness COMMAND [ARGS]`: every lz4gate command, one table."""
+import importlib
+import sys
+
+# command: (module with main(argv), one line of help)
+COMMANDS = {
+    "ref-tests": ("harness.reftests", "build (and --run) ref's C unit tests"),
+    "fetch": ("harness.subjects.fetch.cli", "fetch the default subjects into build/subjects"),
+    "subjects": ("harness.subjects.cli", "build a subject, show its entry points"),
+    "contracts": ("harness.runners.contracts.cli", "API contract tests and known-answer vectors"),
+    "vectors": ("harness.runners.vectors.generate", "generate or check corpus/vectors"),
+    "regress": ("harness.runners.regress.cli", "regression cases; --mutants, --check"),
+    "fuzz": ("harness.fuzzing.cli", "fuzz targets: build, run, replay, corpus-min, triage"),
+    "fuzz-bench": ("harness.fuzzing.bench.cli", "exec/s and time-to-find of the fuzz targets"),
+    "regressions-md": ("harness.report.regressions.cli", "generate and check REGRESSIONS.md"),
+    "gate": ("harness.gate.cli", "may CANDIDATE replace BASE? (also ci/gate.py)"),
+}
+
+
+def usage():
+    lines = ["usage: python3 -m harness COMMAND [ARGS]  (COMMAND --help for its manual)", ""]
+    lines += ["  %-15s %s" % (name, text) for name, (_, text) in COMMANDS.items()]
+    return "\n".join(lines)
+
+
+def main(argv):
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(usage())
+        return 0 if argv else 2
+    if argv[0] not in COMMANDS:
+        print("harness: unknown command '%s'\n%s" % (argv[0], usage()), file=sys.stderr)
+        return 2
+    module = importlib.import_module(COMMANDS[argv[0]][0])
+    return module.main(argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,57 @@
+"""`python3 -m harness fuzz-bench`: the command line."""
+import argparse
+import sys
+
+from harness.errors import EXIT_BAD_INPUT, EXIT_OK, BadInput
+from harness.fuzzing.bench.find import find
+from harness.fuzzing.bench.help import HELP
+from harness.fuzzing.bench.speed import speed
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise BadInput(message + "; see python3 -m harness fuzz-bench --help")
+
+
+def main(argv):
+    if argv and argv[0] in ("-h", "--help", "help"):
+        print(HELP)
+        return EXIT_OK
+    ap = Parser(prog="harness fuzz-bench", add_help=False)
+    ap.add_argument("--time", type=int, default=30)
+    ap.add_argument("--max-len", type=int, default=4096)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--subject", default="upstream")
+    ap.add_argument("--base", default="kernel")
+    ap.add_argument("--candidate", default="upstream")
+    ap.add_argument("--upstream-tree")
+    ap.add_argument("--upstream-debuglevel", type=int, default=0)
+    ap.add_argument("--find", action="store_true")
+    ap.add_argument("--no-speed", action="store_true")
+    ap.add_argument("--find-runs", type=int, default=5)
+    ap.add_argument("--find-timeout", type=int, default=60)
+    ap.add_argument("--find-from", default="seeds,empty")
+    ap.add_argument("--only", default="")
+    ap.add_argument("-q", "--quiet", action="store_true")
+    try:
+        args = ap.parse_args(argv)
+        args.only = [n for n in args.only.split(",") if n]
+        args.find_from = [f for f in args.find_from.split(",") if f]
+        if not args.find_from or set(args.find_from) - {"seeds", "empty"}:
+            raise BadInput("--find-from takes seeds, empty or seeds,empty")
+        for name in ("time", "max_len", "rounds", "find_runs", "find_timeout"):
+            if getattr(args, name) <= 0:
+                raise BadInput("--%s must be positive" % name.replace("_", "-"))
+        if args.no_speed and not args.find:
+            raise BadInput("--no-speed leaves nothing to do; add --find")
+        if not args.no_speed:
+            speed(args)
+        if args.find:
+            if not args.no_speed:
+                print()
+            find(args)
+    except BadInput as e:
+        print("harness fuzz-bench: %s" % e, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return EXIT_OK

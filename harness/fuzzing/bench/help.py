@@ -1,0 +1,97 @@
+"""The manual of `python3 -m harness fuzz-bench`."""
+
+HELP = """\
+NAME
+    python3 -m harness fuzz-bench - exec/s of lz4gate's fuzz targets next to upstream lz4's
+    own fuzzers, and time to find planted bugs
+
+SYNOPSIS
+    python3 -m harness fuzz-bench [--time SECONDS] [--max-len N] [--seed N] [--rounds N]
+                        [--subject SPEC] [--base SPEC] [--candidate SPEC]
+                        [--upstream-tree DIR] [--upstream-debuglevel N] [--only A,B,...]
+                        [--find] [--no-speed] [--find-runs N] [--find-timeout SECONDS]
+                        [--find-from seeds,empty]
+                        [-q]
+
+DESCRIPTION
+    Speed (default). Builds, then runs one after the other, each for --time
+    seconds:
+      our targets       decode_differential, compress_roundtrip and
+                        ref_to_subject on --subject (default upstream);
+                        base_vs_candidate with --base -> --candidate
+                        (default kernel -> upstream); built by
+                        python3 -m harness fuzz build --engine libfuzzer
+      upstream's own    decompress_fuzzer and round_trip_fuzzer, compiled at
+                        run time from DIR/ossfuzz/ and DIR/lib/ (default DIR:
+                        the default upstream tree, build/subjects/lz4-upstream)
+                        into build/fuzz-bench/upstream/; nothing of upstream
+                        is copied into lz4gate
+    Every fuzzer starts under the same conditions: libFuzzer, one process
+    (no -jobs), an empty corpus directory, no dictionary, the same
+    -max_len, -seed, -timeout and -rss_limit_mb, the same compiler and flags
+    (clang, the flags of the libfuzzer subject configuration of
+    harness/toolchain.py with -fsanitize=fuzzer: -O1 -g, ASan + UBSan). The
+    known findings of our subjects are ignored (as make fuzz does), so that
+    no run stops early; a run that stops on a crash anyway is marked.
+    exec/s is libFuzzer's own figure, stat::average_exec_per_sec of
+    -print_final_stats=1 (executions / seconds of the run). The table gives
+    each fuzzer's exec/s and our targets' ratio to each upstream fuzzer
+    (ours / upstream); the goal stated for the suite is
+    decode_differential >= 0.5x decompress_fuzzer.
+
+    With --rounds N the whole sequence runs N times, interleaved, and the
+    table shows the median per fuzzer. Figures measured while other work
+    runs on the machine are noisy: compare the ratios of one run, not
+    absolute figures of different runs.
+
+    Time to find (--find). For each planted bug (a ref mutant with one named
+    check compiled out, or a deliberately broken adapter; the list of
+    tests/test_fuzz.py) and the target that must find it, --find-runs
+    libFuzzer runs (default 5) with -seed=1..N, each from a fresh copy of
+    the target's seed corpus (corpus/<T>/) with the dictionary, as
+    python3 -m harness fuzz run does, and (--find-from) as many from an empty
+    corpus, until the first crash or --find-timeout seconds (default 60).
+    Time is wall-clock seconds from the start of the libFuzzer process (the
+    seed corpus load included) to its exit on the crash. The table gives the
+    median, min and max over the runs that found the bug, and how many did;
+    a run that hits the timeout is "not found", never counted as a time.
+    "at seed load" counts the runs where an input of the seed corpus itself
+    failed, before libFuzzer's first mutation: the seeds alone exercise that
+    check, and the empty-corpus runs show what the fuzzer finds on its own.
+
+OPTIONS
+    --time S              seconds per fuzzer for the speed table (default 30)
+    --max-len N           libFuzzer -max_len for every fuzzer (default 4096)
+    --seed N              libFuzzer -seed for the speed runs (default 1)
+    --rounds N            repeat the speed sequence N times, median (default 1)
+    --subject SPEC        subject of the single-subject targets (default upstream)
+    --base SPEC, --candidate SPEC
+                          subjects of base_vs_candidate (default kernel, upstream)
+    --upstream-tree DIR   the lz4 tree whose ossfuzz/ fuzzers are built
+    --upstream-debuglevel N
+                          LZ4_DEBUG for upstream's fuzzers (default 0: asserts
+                          off, as in lz4gate's subject build; upstream's
+                          ossfuzz/Makefile defaults to 1)
+    --only A,B,...        speed: run only these fuzzers (names as in the table)
+    --find                also run the time-to-find table
+    --no-speed            skip the speed table (with --find: only time to find)
+    --find-runs N         runs per planted bug (default 5)
+    --find-timeout S      per-run timeout in seconds (default 60)
+    --find-from LIST      seeds, empty or seeds,empty (default): start from the
+                          seed corpus, from an empty corpus, or both
+    -q, --quiet           no progress lines (the tables are still printed)
+
+FILES
+    build/fuzz-bench/upstream/   upstream's fuzzers, built here
+    build/fuzz-bench/runs/       corpora and logs of the last runs
+
+EXIT STATUS
+    0  the tables were printed (the bench reports, it does not gate)
+    2  bad input or a build failure (one line on stderr)
+
+EXAMPLES
+    make fuzz-bench                      # speed table, 30 s per fuzzer
+    make fuzz-bench TIME=120 FIND=1      # both tables
+    python3 -m harness fuzz-bench --time 2         # a quick look
+    python3 -m harness fuzz-bench --find --no-speed --find-runs 5 --find-timeout 60
+"""

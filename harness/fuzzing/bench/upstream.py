@@ -1,0 +1,62 @@
+"""Upstream's own fuzzers (ossfuzz/ of an lz4 release tree), compiled at
+run time from the tree: the peers our targets are measured against. Nothing
+of upstream is copied into lz4gate."""
+import glob
+import os
+import shutil
+
+from harness.errors import BadInput
+from harness.fuzzing.bench.common import OUT, fuzzer_flags, say
+from harness.subjects.spec import DEFAULT_TREES
+from harness.toolchain import file_digest, run_or_fail, sha
+
+# Upstream's own block fuzzers and what they link: each fuzzer, its two
+# helpers, and liblz4's sources (as their Makefile's liblz4.a).
+UPSTREAM_FUZZERS = ("decompress_fuzzer", "round_trip_fuzzer")
+
+UPSTREAM_HELPERS = ("ossfuzz/lz4_helpers.c", "ossfuzz/fuzz_data_producer.c")
+
+UPSTREAM_LIB = ("lib/lz4.c", "lib/lz4hc.c", "lib/lz4frame.c", "lib/xxhash.c")
+# The preprocessor flags of upstream's ossfuzz/Makefile (LZ4_CPPFLAGS).
+UPSTREAM_CPPFLAGS = ["-DXXH_NAMESPACE=LZ4_", "-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION"]
+
+
+def build_upstream(args):
+    """Compile upstream's fuzzers from the tree; return {name: binary}."""
+    tree = args.upstream_tree or DEFAULT_TREES["upstream"]
+    if not os.path.isdir(tree):
+        raise BadInput("no lz4 tree at %s; run: make subjects (or pass --upstream-tree DIR)"
+                       % tree)
+    needed = [os.path.join(tree, f) for f in UPSTREAM_HELPERS + UPSTREAM_LIB] + \
+        [os.path.join(tree, "ossfuzz", n + ".c") for n in UPSTREAM_FUZZERS]
+    missing = [p for p in needed if not os.path.isfile(p)]
+    if missing:
+        raise BadInput("%s is not an lz4 tree with ossfuzz/ fuzzers: %s is missing"
+                       % (tree, os.path.relpath(missing[0], tree)))
+    cc, flags = fuzzer_flags()
+    flags = flags + ["-DLZ4_DEBUG=%d" % args.upstream_debuglevel, "-w",
+                     "-I" + os.path.join(tree, "lib")] + UPSTREAM_CPPFLAGS
+    key = sha(cc, flags, file_digest(
+        needed + glob.glob(os.path.join(tree, "ossfuzz", "*.h")) +
+        glob.glob(os.path.join(tree, "lib", "*.h"))))
+    out = os.path.join(OUT, "upstream", key)
+    bins = {n: os.path.join(out, n) for n in UPSTREAM_FUZZERS}
+    if all(os.path.isfile(b) for b in bins.values()):
+        return bins, flags
+    say(args, "building upstream's %s from %s" % (" and ".join(UPSTREAM_FUZZERS), tree))
+    tmp = out + ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    objs = []
+    for src in [os.path.join(tree, f) for f in UPSTREAM_HELPERS + UPSTREAM_LIB]:
+        obj = os.path.join(tmp, os.path.basename(src)[:-2] + ".o")
+        nolink = [f if f != "-fsanitize=fuzzer" else "-fsanitize=fuzzer-no-link" for f in flags]
+        run_or_fail([cc] + nolink + ["-c", src, "-o", obj], "compiling upstream's " + src)
+        objs.append(obj)
+    for name in UPSTREAM_FUZZERS:
+        run_or_fail([cc] + flags + ["-o", os.path.join(tmp, name),
+                                    os.path.join(tree, "ossfuzz", name + ".c")] + objs,
+                    "building upstream's " + name)
+    shutil.rmtree(out, ignore_errors=True)
+    os.rename(tmp, out)
+    return bins, flags

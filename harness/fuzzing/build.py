@@ -1,0 +1,127 @@
+"""Building a fuzz target for an engine: fuzz/<T>.c + ref/ (the oracle) +
+fuzz/oracle.c + the subject's subject.o (and subject_b.o for a pair target),
+compiled through the object cache and linked for libFuzzer, AFL++ or the
+plain replay main."""
+import os
+import re
+import shutil
+
+from harness import objcache, toolchain
+from harness.errors import BadInput
+from harness.paths import ADAPTERS, BUILD, COMMON_C, FUZZ, REF, RUNNERS
+from harness.fuzzing.targets import PAIR_TARGET, TABLE, TARGETS
+from harness.subjects import refcodec
+from harness.subjects.build import build as build_subject
+from harness.subjects.build import info as subject_info
+
+OUT = os.path.join(BUILD, "fuzz")
+# env: OSS-Fuzz / ClusterFuzzLite, whose build sets $CC $CFLAGS and
+# $LIB_FUZZING_ENGINE (ci/oss-fuzz/build.sh).
+ENGINES = ("libfuzzer", "afl", "replay", "env")
+AFL_DRIVER = "/usr/lib/afl/libAFLDriver.a"
+# The oracle every target links (fuzz/oracle.h).
+ORACLE_SOURCES = ("oracle.c", "oracle_record.c", "oracle_verdict.c", "oracle_call.c")
+INCLUDES = ["-I" + FUZZ, "-I" + REF, "-I" + ADAPTERS, "-I" + COMMON_C]
+
+
+def tag_of(spec):
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", spec).strip("_") or "subject"
+
+
+def check_target(args):
+    if args.target not in TARGETS:
+        raise BadInput("unknown target '%s'; use one of: %s" % (args.target, ", ".join(TARGETS)))
+    if args.subject_b and args.target != PAIR_TARGET:
+        raise BadInput("--subject-b is for %s only" % PAIR_TARGET)
+    if args.target == PAIR_TARGET and not args.subject_b:
+        args.subject_b = args.subject
+        args.patch_b = args.patch_b or args.patch
+
+
+def subject_config(args):
+    """The subject configuration for this engine and word size."""
+    bits = str(getattr(args, "bits", "64") or "64")
+    if bits not in ("32", "64"):
+        raise BadInput("--bits must be 32 or 64, not '%s'" % bits)
+    if args.engine == "libfuzzer":
+        if args.config:
+            raise BadInput("--config is for the replay engine; libFuzzer uses libfuzzer/libfuzzer32")
+        return "libfuzzer32" if bits == "32" else "libfuzzer"
+    if args.engine == "env":
+        if "env" not in toolchain.CONFIGS or not os.environ.get("LIB_FUZZING_ENGINE"):
+            raise BadInput("--engine env needs $CC, $CFLAGS and $LIB_FUZZING_ENGINE "
+                           "(set by OSS-Fuzz / ClusterFuzzLite)")
+        return "env"
+    if args.engine == "afl":
+        if bits == "32":
+            raise BadInput("the AFL++ build is 64-bit only here; use --engine libfuzzer --bits 32 "
+                           "or --engine replay --bits 32")
+        return "afl"
+    if args.config:
+        if args.config not in toolchain.RUNNER_CONFIGS:
+            raise BadInput("unknown replay configuration '%s'; use one of: %s" % (
+                args.config, ", ".join(toolchain.RUNNER_CONFIGS)))
+        return args.config
+    return "asan32" if bits == "32" else "asan64"
+
+
+def describe(args):
+    if args.target == PAIR_TARGET:
+        return "%s -> %s" % (args.subject, args.subject_b)
+    return args.subject
+
+
+def run_dir(args):
+    tag = tag_of(args.subject)
+    if args.target == PAIR_TARGET:
+        tag += "__" + tag_of(args.subject_b)
+    return os.path.join(OUT, args.target, tag)
+
+
+def _check_engine(engine):
+    if engine not in ENGINES:
+        raise BadInput("unknown engine '%s'; use one of: %s" % (engine, ", ".join(ENGINES)))
+    if engine == "afl":
+        for tool in ("afl-clang-fast", "afl-fuzz"):
+            if shutil.which(tool) is None:
+                raise BadInput("%s not found; run: make deps (Debian package afl++)" % tool)
+        if not os.path.isfile(AFL_DRIVER):
+            raise BadInput("%s not found; run: make deps (Debian package afl++)" % AFL_DRIVER)
+
+
+def target_sources(target, engine):
+    srcs = [os.path.join(FUZZ, f) for f in (target + ".c",) + ORACLE_SOURCES]
+    srcs += [os.path.join(RUNNERS, s) for s in TABLE[target].sources]
+    if engine == "replay":
+        srcs.append(os.path.join(FUZZ, "replay_main.c"))
+    return srcs + refcodec.sources()
+
+
+def build(args):
+    """Build the target binary for args.engine; return its path."""
+    check_target(args)
+    _check_engine(args.engine)
+    config = subject_config(args)
+    cc, flags, _ = toolchain.config(config)
+    subject_dirs = [build_subject(args.subject, config, args.patch, quiet=True)]
+    objs = [os.path.join(subject_dirs[0], "subject.o")]
+    if args.target == PAIR_TARGET:
+        subject_dirs.append(build_subject(args.subject_b, config, args.patch_b, quiet=True))
+        objs.append(os.path.join(subject_dirs[1], "subject_b.o"))
+    libs = []
+    for d in subject_dirs:
+        libs += [l for l in subject_info(d).get("link", []) if l not in libs]
+    out_dir = os.path.join(run_dir(args), config)
+    binary = os.path.join(out_dir, args.target + ("-replay" if args.engine == "replay" else ""))
+    what = "building %s for %s [%s]" % (args.target, args.subject, config)
+    compile_flags = list(flags) + toolchain.OUR_WARNINGS + INCLUDES
+    objs = [objcache.compile_object(cc, compile_flags, src, what)
+            for src in target_sources(args.target, args.engine)] + objs
+    link_flags = list(flags)
+    if args.engine == "libfuzzer":
+        link_flags = [f for f in flags if f != "-fsanitize=fuzzer-no-link"] + ["-fsanitize=fuzzer"]
+    if args.engine == "afl":
+        libs = [AFL_DRIVER] + libs + ["-lstdc++"]   # the AFL++ driver is C++
+    if args.engine == "env":
+        libs = os.environ["LIB_FUZZING_ENGINE"].split() + libs
+    return objcache.link_program(cc, link_flags, objs, binary, what, libs=libs)

@@ -1,0 +1,186 @@
+"""Fuzzing campaigns: `python3 -m harness fuzz run`.
+
+A campaign runs until its time is up and reports every distinct finding
+(findings.py): libFuzzer in fork mode with -ignore_crashes/-ignore_ooms/
+-ignore_timeouts, or AFL++, while the targets count the oracle's verdicts
+instead of stopping at them (LZ4GATE_FUZZ_RECORD). Each finding is marked
+known when it is documented for the subject's own tree (its identity,
+harness/report/known.py), new otherwise.
+
+--stop-at-first runs the old way (tests, the time-to-find bench): the first
+finding that is not documented for the subject stops the run, and the
+documented ones are counted (LZ4GATE_FUZZ_IGNORE).
+"""
+import argparse
+import copy
+import glob
+import os
+import shutil
+
+from harness.errors import EXIT_FAIL, EXIT_OK, BadInput
+from harness.fuzzing import engines, findings
+from harness import toolchain
+from harness.fuzzing.build import build, describe, run_dir, subject_config
+from harness.fuzzing.environment import target_env
+from harness.fuzzing.targets import PAIR_TARGET, TABLE, TARGETS
+from harness.paths import CORPUS, shown
+from harness.report.failure import UBSAN_RE, clip
+from harness.report.known import Documented
+from harness.subjects.build import subject_identity
+
+DICT = os.path.join(CORPUS, "lz4_block.dict")
+say = engines.say
+read_text = engines.read_text
+stop_group = engines.stop_group
+
+
+def seed_dir(target):
+    d = os.path.join(CORPUS, target)
+    if not os.path.isdir(d) or not os.listdir(d):
+        raise BadInput("no seed corpus in %s; run: python3 -m harness fuzz corpus --target %s"
+                       % (d, target))
+    return d
+
+
+def prepare_workdir(args, engine):
+    work = os.path.join(run_dir(args), "run-" + engine + ("-32" if str(args.bits) == "32" else ""))
+    if args.fresh:
+        shutil.rmtree(work, ignore_errors=True)
+    corpus = os.path.join(work, "corpus")
+    crashes = os.path.join(work, "crashes")
+    records = os.path.join(work, "findings")
+    for d in (crashes, records):             # per campaign
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+    if not os.path.isdir(corpus):
+        shutil.copytree(seed_dir(args.target), corpus)
+    return work, corpus, crashes, records
+
+
+def identities(args):
+    """(subject identity, base identity or None) of a campaign's subjects."""
+    if args.target == PAIR_TARGET:
+        return (subject_identity(args.subject_b, args.patch_b),
+                subject_identity(args.subject, args.patch))
+    return subject_identity(args.subject, args.patch), None
+
+
+def replay_args(args):
+    a = copy.copy(args)
+    a.engine, a.config = "replay", None
+    return a
+
+
+def run(args, docs=None):
+    """One campaign; prints its findings; returns (exit status, findings)."""
+    docs = docs or Documented(getattr(args, "known_findings", None))
+    toolchain.run_argv(subject_config(args), [])       # BadInput if it cannot run here
+    binary = build(args)
+    identity, base_identity = identities(args)
+    work, corpus, crashes, records = prepare_workdir(args, args.engine)
+    keep_going = not args.stop_at_first
+    purpose = "afl" if args.engine == "afl" else "libfuzzer"
+    if keep_going:
+        env = target_env(args, purpose, LZ4GATE_FUZZ_RECORD=records)
+    else:   # count the subject's own documented findings, stop at anything else
+        env = target_env(args, purpose, LZ4GATE_FUZZ_RECORD=records, LZ4GATE_FUZZ_STOP="1",
+                         ignore=docs.fuzz_ids(identity))
+    dictionary = DICT if os.path.isfile(DICT) else None
+    say(args, "%s: %s on %s, %d s x %d job(s)%s, corpus %s" % (
+        "AFL++" if args.engine == "afl" else "libFuzzer", args.target, describe(args),
+        args.time, args.jobs, "" if keep_going else ", stopping at the first finding",
+        shown(corpus)))
+    if args.engine == "afl":
+        text, _, crash_files, failed = engines.afl(args, binary, work, corpus, env, dictionary)
+        if failed and not crash_files:
+            tail = [l for l in text.splitlines() if "PROGRAM ABORT" in l or "[-]" in l]
+            raise BadInput("afl-fuzz failed: %s" % (tail[0].strip() if tail else "see " + work))
+    else:
+        text, _, status = engines.libfuzzer(args, binary, work, corpus, env, keep_going,
+                                            dictionary)
+        crash_files = [f for f in glob.glob(os.path.join(crashes, "*")) if os.path.isfile(f)
+                       and not os.path.basename(f).startswith("slow-unit-")]
+        if status not in (0, 1, None) and not crash_files and keep_going and \
+                "INFO: fuzzed for" not in text and "Done" not in text:
+            lines = [l for l in text.splitlines() if "ERROR" in l or "error" in l]
+            raise BadInput("libFuzzer could not run %s (exit %s): %s" % (
+                args.target, status, lines[0].strip() if lines else "see " + work))
+    rargs = replay_args(args)
+    prefix = toolchain.run_argv(subject_config(rargs), [])
+    found = findings.merge(findings.from_records(records),
+                           findings.from_crashes(crash_files, build(rargs),
+                                                 target_env(args, "replay"), prefix=prefix))
+    findings.classify(found, docs, identity, args.ignore)
+    if base_identity:
+        for f in found.values():          # a pair finding the base causes (its encoder)
+            if f["status"] == "new" and f["message"].startswith("%s's " % args.subject):
+                fid = docs.fuzz(base_identity, f["signature"])
+                if fid:
+                    f.update(status="known", finding=fid)
+    findings.save(found, os.path.join(work, "findings.json"))
+    report(args, found, text)
+    return (EXIT_FAIL if any(f["status"] == "new" for f in found.values()) else EXIT_OK), found
+
+
+def reproduce_command(args, path):
+    cmd = "python3 -m harness fuzz replay --target %s --subject %s" % (args.target, args.subject)
+    if args.target == PAIR_TARGET:
+        cmd += " --subject-b %s" % args.subject_b
+    for p in args.patch:
+        cmd += " --patch %s" % p
+    return cmd + (" --bits 32" if str(args.bits) == "32" else "") + " " + shown(path)
+
+
+def report(args, found, log_text):
+    for line in sorted({m.group(1) for m in UBSAN_RE.finditer(log_text)}):
+        print("UBSan in subject code (not a crash): %s" % line)
+    if not found:
+        print("fuzz: %s on %s: no finding" % (args.target, describe(args)))
+        return
+    count = {k: sum(f["status"] == k for f in found.values())
+             for k in ("new", "known", "suppressed")}
+    print("fuzz: %s on %s: %d distinct finding(s), %d new, %d known, %d suppressed" % (
+        args.target, describe(args), len(found), count["new"], count["known"],
+        count["suppressed"]))
+    for f in sorted(found.values(), key=lambda f: (f["status"] != "new", f["signature"])):
+        label = {"new": "NEW  ", "known": "known %s" % f["finding"],
+                 "suppressed": "suppressed (--ignore)"}[f["status"]]
+        print("  %s  %s  x%d" % (label, f["signature"], f["count"]))
+        print("    %s" % clip(f["message"], 300))
+        print("    input: %s" % shown(f["input"]))
+        print("    reproduce: %s" % reproduce_command(args, f["input"]))
+
+
+def defaults_for(args, target):
+    """args for one target of `--target all`, subjects from fuzz/targets.tsv
+    unless given (--subject; for the pair target --base/--candidate)."""
+    a = copy.copy(args)
+    a.target = target
+    d = TABLE[target].defaults
+    if TABLE[target].pair:
+        a.subject = args.base or d[0]
+        a.subject_b = args.candidate or d[-1]
+        a.patch_b = a.patch_b or []
+    else:
+        a.subject = args.subject or d[0]
+        a.subject_b = None
+    return a
+
+
+def run_all(args):
+    """`--target all`: every target for --time seconds each."""
+    status = EXIT_OK
+    for t in TARGETS:
+        st, _ = run(defaults_for(args, t))
+        status = max(status, st)
+    return status
+
+
+def namespace(**kw):
+    """A campaign's arguments with their defaults (for callers in Python)."""
+    base = dict(target=None, subject=None, subject_b=None, patch=[], patch_b=[],
+                engine="libfuzzer", bits="64", config=None, time=60, jobs=1, runs=None,
+                seed=None, fresh=False, ignore=[], skip=[], stop_at_first=False, quiet=False,
+                known_findings=None, base=None, candidate=None)
+    base.update(kw)
+    return argparse.Namespace(**base)

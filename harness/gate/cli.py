@@ -1,0 +1,70 @@
+"""The gate's command line (entry point: ci/gate.py, or `python3 -m harness gate`)."""
+import json
+import os
+import sys
+import time
+
+from harness.errors import EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, BadInput
+from harness.gate import options, verdict
+from harness.gate.stages import Gate, Stage, StageError, progress
+from harness.report import gate_report
+
+
+def run_stages(gate):
+    """Every stage in order; a stage skipped on purpose is recorded (the
+    report lists it at the top), one that cannot run raises StageError."""
+    o = gate.opts
+    stages = [("build", gate.build, None), ("contracts", gate.run_contracts, None),
+              ("regress", gate.run_regress, None), ("compare", gate.run_compare, None),
+              ("replay", gate.run_replay, None),
+              ("fuzz", gate.run_fuzz, "--fuzz-time 0" if o.fuzz_time <= 0 else None),
+              ("coverage", gate.run_coverage, None)]
+    for name, run, off in stages:
+        if name in o.skip:
+            off = "--no-coverage" if name == "coverage" and o.no_coverage else "--skip " + name
+        if off:
+            gate.skipped.append((name, off))
+            continue
+        with Stage(gate, name):
+            run()
+
+
+def decide(gate):
+    """The verdict: {categories, failed} (harness/gate/verdict.py)."""
+    cats = verdict.compare(gate.records)
+    for c, items in verdict.fuzz_items(gate.fuzz_findings).items():
+        cats[c] += items
+    return {"categories": cats, "failed": verdict.failed(cats, gate.opts.strict)}
+
+
+def write_reports(gate, decision):
+    out = gate.opts.out
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "records.jsonl"), "w") as f:
+        for r in gate.records:
+            f.write(json.dumps(r, sort_keys=True) + "\n")
+    files = gate_report.write_all(gate, decision, out)
+    with open(os.path.join(out, "fuzz.log"), "w") as f:
+        f.write("\n\n".join(gate.fuzz_log))
+    return files
+
+
+def main(argv):
+    t0 = time.time()
+    try:
+        opts = options.parse(argv)
+        gate = Gate(opts)
+        run_stages(gate)
+    except StageError as e:
+        print("gate: cannot run: %s" % e, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BadInput as e:
+        print("gate: cannot run: %s" % e, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    gate.timings.append(("total", time.time() - t0))
+    decision = decide(gate)
+    files = write_reports(gate, decision)
+    with open(files["report"]) as f:
+        print(f.read())
+    progress("report: %s" % files["report"])
+    return EXIT_FAIL if decision["failed"] else EXIT_OK

@@ -1,0 +1,132 @@
+"""The gate's options: parsed, checked, and described (--help).
+
+A bad value is one line on stderr and exit 2, before anything runs."""
+import argparse
+import os
+
+from harness import toolchain
+from harness.errors import BadInput
+from harness.fuzzing.targets import TARGETS
+from harness.subjects.spec import Subject
+from harness.paths import BUILD
+
+DESCRIPTION = """\
+lz4gate gate: may CANDIDATE replace BASE?
+
+Stages (each prints a progress line and its own time):
+  1. build     both subjects in every configuration the stages need
+  2. contracts API contract tests and known-answer vectors on both
+  3. regress   every regression case on both
+  4. compare   compressed size and speed, base vs candidate (-O2 builds)
+  5. replay    the fuzz seed corpora on the candidate (and the pair target)
+  6. fuzz      differential fuzzing for --fuzz-time seconds in all, split over
+               the targets; campaigns keep going past findings and report each
+               distinct one (de-duplicated by signature) with a count and a
+               reproducer
+  7. coverage  gcovr over the candidate's sources, from contracts + regression runs
+
+Verdict (exit status): 0 PASS, 1 FAIL, 2 could not run: a stage the options
+ask for that cannot run (a subject that does not build, a fuzz target that
+does not build, gcovr failing...) stops the gate with one line naming the
+stage and the cause. Only stages skipped on purpose (--fuzz-time 0,
+--no-coverage) are skipped, and the report says so at the top.
+
+The gate fails when, in some configuration, the candidate
+  - fails a regression case the base passes (a LOST FIX: what the gate is for),
+  - fails a contract check or vector the base passes, or fails differently,
+  - fails one the base does not have (a candidate-only entry point) unless it
+    is a documented finding of the candidate's own tree
+    (harness/report/known_findings.json: tree identity + configuration +
+    signature),
+  - shows a fuzz finding the base does not show (each candidate finding's
+    reproducer is replayed on the base).
+A failure of both, in the same configuration and of the same kind, is a
+known finding: reported, fatal only with --strict. Cases the candidate
+passes and the base fails are reported as fixed. A base's documented
+findings never hide a candidate's failure: documentation is per tree.
+
+Default scenario: BASE = the kernel's LZ4 from Debian's linux-source-6.1,
+CANDIDATE = upstream lz4 from Debian's lz4 source package ("replace the
+kernel's copy with upstream 1.9.4").
+
+Outputs in --out (default build/gate): report.md (a pull-request comment,
+under 64 KiB), report-full.md (every detail), findings.json (the verdict and
+every finding, stable across runs), junit.xml, results.sarif (SARIF 2.1.0),
+records.jsonl, fuzz.log, coverage/ (gcovr HTML + Cobertura XML).
+"""
+
+
+# Stages a user may skip on purpose (build always runs; fuzzing is
+# --fuzz-time 0, coverage also --no-coverage).
+SKIPPABLE = ("contracts", "regress", "compare", "replay", "coverage")
+
+
+class OneLineParser(argparse.ArgumentParser):
+    def error(self, message):
+        raise BadInput("%s; see ci/gate.py --help" % message)
+
+
+def parser():
+    ap = OneLineParser(prog="ci/gate.py", description=DESCRIPTION,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--base", default="kernel", metavar="SPEC",
+                    help="the vendored copy today (default: kernel, Linux 6.1)")
+    ap.add_argument("--candidate", default="upstream", metavar="SPEC",
+                    help="what the update brings in (default: upstream, lz4 1.9.4)")
+    ap.add_argument("--patch", action="append", default=[], metavar="FILE",
+                    help="patch applied to a copy of the candidate tree (repeatable; a "
+                         "mailbox of several patches applies in order)")
+    ap.add_argument("--fuzz-time", type=int, default=60, metavar="S",
+                    help="seconds of fuzzing in all (0: no fuzzing; default 60)")
+    ap.add_argument("--fuzz-targets", default="all", metavar="T,T...",
+                    help="the fuzz targets of the replay and fuzz stages (default all: "
+                         "fuzz/targets.tsv)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2, metavar="N",
+                    help="parallel fuzzing processes (default: the number of cores)")
+    ap.add_argument("--strict", action="store_true", help="known findings fail the gate too")
+    ap.add_argument("--configs", default="asan64,asan32,O0,O2", metavar="C,C...",
+                    help="build configurations (default asan64,asan32,O0,O2)")
+    ap.add_argument("--out", default=os.path.join(BUILD, "gate"), metavar="DIR")
+    ap.add_argument("--no-coverage", action="store_true", help="skip the coverage stage")
+    ap.add_argument("--skip", action="append", default=[], metavar="STAGE", choices=SKIPPABLE,
+                    help="skip a stage on purpose (repeatable: %s); the report says so at "
+                         "the top" % ", ".join(SKIPPABLE))
+    ap.add_argument("--known-findings", metavar="FILE",
+                    help="documented findings (default harness/report/known_findings.json)")
+    return ap
+
+
+def parse(argv):
+    """The checked options; BadInput (exit 2) for any bad value."""
+    a = parser().parse_args(argv)
+    if a.fuzz_time < 0:
+        raise BadInput("--fuzz-time must be 0 (no fuzzing) or positive, not %d" % a.fuzz_time)
+    if a.jobs < 1:
+        raise BadInput("--jobs must be at least 1, not %d" % a.jobs)
+    a.configs = [c for c in a.configs.split(",") if c]
+    if not a.configs:
+        raise BadInput("--configs names no configuration")
+    for c in a.configs:
+        if c not in toolchain.RUNNER_CONFIGS:
+            raise BadInput("unknown configuration '%s'; use some of: %s"
+                           % (c, ", ".join(toolchain.RUNNER_CONFIGS)))
+    a.fuzz_targets = list(TARGETS) if a.fuzz_targets == "all" else \
+        [t for t in a.fuzz_targets.split(",") if t]
+    for t in a.fuzz_targets:
+        if t not in TARGETS:
+            raise BadInput("unknown fuzz target '%s'; use all or some of: %s"
+                           % (t, ", ".join(TARGETS)))
+    a.patch = [os.path.abspath(p) for p in a.patch]
+    for p in a.patch:
+        if not os.path.isfile(p):
+            raise BadInput("patch file %s does not exist" % p)
+    Subject(a.base)                        # an unknown SPEC or a missing tree: now,
+    Subject(a.candidate, a.patch)          # before any stage prints anything
+    if a.known_findings and not os.path.isfile(a.known_findings):
+        raise BadInput("--known-findings %s does not exist" % a.known_findings)
+    if a.no_coverage and "coverage" not in a.skip:
+        a.skip.append("coverage")
+    a.out = os.path.abspath(a.out)
+    if os.path.exists(a.out) and not os.path.isdir(a.out):
+        raise BadInput("--out %s is not a directory" % a.out)
+    return a

@@ -1,0 +1,210 @@
+"""The gate's stages. Each either produces records/findings or raises
+StageError: a stage the options ask for that cannot run stops the gate
+(exit 2, one line naming the stage and the cause)."""
+import json
+import os
+import subprocess
+import sys
+import time
+
+from harness.errors import BadInput
+from harness.fuzzing import campaign, findings
+from harness.fuzzing.build import build as build_target
+from harness.fuzzing.environment import target_env
+from harness.fuzzing.targets import PAIR_TARGET
+from harness.paths import BUILD, TOP
+from harness.report.known import Documented
+from harness.runners.compare.run import compare
+from harness.runners.contracts.run import configs_for, run_contracts
+from harness.runners.regress.cases import load_cases
+from harness.runners.regress.run import run_subject
+from harness.subjects.build import build, info, subject_identity
+
+
+class StageError(BadInput):
+    def __init__(self, stage, cause):
+        super().__init__("[%s] %s" % (stage, cause))
+        self.stage = stage
+
+
+def progress(msg):
+    print("gate: " + msg, file=sys.stderr, flush=True)
+
+
+class Stage:
+    """with Stage(gate, name): times a stage; turns BadInput into StageError."""
+
+    def __init__(self, gate, name):
+        self.gate, self.name = gate, name
+
+    def __enter__(self):
+        self.t0 = time.time()
+        progress("[%s] ..." % self.name)
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        dt = time.time() - self.t0
+        self.gate.timings.append((self.name, dt))
+        if exc is not None and isinstance(exc, BadInput) and not isinstance(exc, StageError):
+            raise StageError(self.name, str(exc)) from exc
+        if exc is None:
+            progress("[%s] done in %.1f s" % (self.name, dt))
+        return False
+
+
+class Gate:
+    def __init__(self, options):
+        self.opts = options
+        self.docs = Documented(options.known_findings)
+        self.cases = load_cases()
+        self.timings = []
+        self.records = []
+        self.fuzz_findings = []
+        self.compare = []
+        self.coverage = None
+        self.skipped = []       # stages skipped on purpose, with the option that did it
+        self.notes = []
+        self.fuzz_log = []
+
+    def sides(self):
+        o = self.opts
+        return (("base", o.base, []), ("candidate", o.candidate, o.patch))
+
+    def identity(self, role):
+        if role == "base":
+            return subject_identity(self.opts.base)
+        return subject_identity(self.opts.candidate, self.opts.patch)
+
+    # ---- stages ---------------------------------------------------------
+    def build(self):
+        for _, spec, patches in self.sides():
+            for config in configs_for(spec, self.opts.configs):
+                progress("  building %s [%s]" % (spec, config))
+                build(spec, config, patches, quiet=True)
+
+    def run_contracts(self):
+        for role, spec, patches in self.sides():
+            for config in configs_for(spec, self.opts.configs):
+                progress("  contracts %s (%s) [%s]" % (role, spec, config))
+                for r in run_contracts(spec, config, patches, quiet=True, docs=self.docs):
+                    r["role"], r["stage"] = role, "contracts"
+                    self.records.append(r)
+
+    def run_regress(self):
+        for role, spec, patches in self.sides():
+            progress("  regression cases on %s (%s)" % (role, spec))
+            for r in run_subject(spec, self.cases, self.opts.configs, patches, quiet=True,
+                                 docs=self.docs):
+                r["role"], r["stage"] = role, "regress"
+                self.records.append(r)
+
+    def run_compare(self):
+        """Compressed size and speed, base vs candidate, -O2 builds, one process."""
+        status, self.compare = compare(self.opts.base, self.opts.candidate, (), self.opts.patch)
+        if status != 0 or not self.compare:
+            raise BadInput("the size/speed comparison program exited %d with %d records"
+                           % (status, len(self.compare)))
+
+    # ---- fuzzing ----------------------------------------------------------
+    def target_args(self, target, **kw):
+        o = self.opts
+        if target == PAIR_TARGET:
+            subj = dict(subject=o.base, subject_b=o.candidate, patch=[], patch_b=o.patch)
+        else:
+            subj = dict(subject=o.candidate, subject_b=None, patch=o.patch, patch_b=[])
+        subj.update(kw)
+        return campaign.namespace(target=target, jobs=o.jobs, quiet=True,
+                                  known_findings=o.known_findings, **subj)
+
+    def run_replay(self):
+        """The seed corpora, input by input, on the candidate."""
+        for t in self.opts.fuzz_targets:
+            a = self.target_args(t, engine="replay")
+            binary = build_target(a)
+            seeds = campaign.seed_dir(t)
+            env = target_env(a, "replay")
+            proc = subprocess.run([binary, seeds], stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, universal_newlines=True,
+                                  errors="replace", env=env)
+            self.fuzz_log.append("replay %s: exit %d\n%s" % (t, proc.returncode,
+                                                             proc.stdout[-2000:]))
+            if proc.returncode == 0:
+                continue
+            if proc.returncode == 2 and "failing input" not in proc.stdout:
+                raise BadInput("replay %s: %s" % (t, proc.stdout.strip().splitlines()[-1]))
+            files = [os.path.join(seeds, f) for f in sorted(os.listdir(seeds))]
+            found = findings.from_crashes(files, binary, env)
+            found = {s: f for s, f in found.items() if f["cls"] != "flaky"}
+            self.add_fuzz(a, "asan64", found)
+
+    def run_fuzz(self):
+        per = max(10, self.opts.fuzz_time // len(self.opts.fuzz_targets))
+        for t in self.opts.fuzz_targets:
+            progress("  fuzz %s (%d s, %d job(s))" % (t, per, self.opts.jobs))
+            a = self.target_args(t, time=per, engine="libfuzzer")
+            _, found = campaign.run(a, self.docs)
+            self.add_fuzz(a, "libfuzzer", found)
+
+    def add_fuzz(self, a, config, found):
+        """Classify a target's findings: documented for the candidate's tree
+        is known; so is one whose every reproducer (a sample of its inputs)
+        the base fails the same way; one that the base does not show on some
+        input is new, with that input as its reproducer."""
+        findings.classify(found, self.docs, self.identity("candidate"))
+        for f in sorted(found.values(), key=lambda f: f["signature"]):
+            f.update(target=a.target, config=config, base="n/a")
+            if f["status"] == "known":
+                f["why"] = "documented for the candidate's tree (%s)" % f["finding"]
+            elif a.target != PAIR_TARGET:
+                self.compare_with_base(a, f)
+            else:
+                f["why"] = "base and candidate disagree; not documented"
+            self.fuzz_findings.append(f)
+
+    def compare_with_base(self, a, f):
+        b = campaign.replay_args(a)
+        b.subject, b.patch = self.opts.base, []
+        binary = build_target(b)
+        kind = f["signature"].split(" in ")[0]
+        for path in f["inputs"]:
+            got = next(iter(findings.from_crashes([path], binary,
+                                                  target_env(b, "replay")).values()))
+            if got["cls"] == "flaky" or got["signature"].split(" in ")[0] != kind:
+                f.update(input=path, base="pass" if got["cls"] == "flaky" else got["signature"],
+                         why="the base %s this input" % ("passes" if got["cls"] == "flaky"
+                                                         else "fails differently on"))
+                return
+        f.update(status="known", base=f["signature"],
+                 why="the base fails every reproducer the same way (%d)" % len(f["inputs"]))
+
+    # ---- coverage ---------------------------------------------------------
+    def run_coverage(self):
+        spec, patches = self.opts.candidate, self.opts.patch
+        if spec == "system":
+            self.skipped.append(("coverage", "the system library is a black box"))
+            return
+        subject_dir = build(spec, "gcov", patches, quiet=True)
+        for f in os.listdir(subject_dir):      # counts from earlier runs
+            if f.endswith(".gcda"):
+                os.remove(os.path.join(subject_dir, f))
+        run_contracts(spec, "gcov", patches, quiet=True, docs=self.docs)
+        run_subject(spec, self.cases, ["gcov"], patches, quiet=True, docs=self.docs)
+        sinfo = info(subject_dir)
+        root = os.path.join(BUILD, "stage", sinfo["id"]) if sinfo.get("files") else TOP
+        cov = os.path.join(self.opts.out, "coverage")
+        os.makedirs(cov, exist_ok=True)
+        cmd = ["gcovr", "--root", root, "--object-directory", subject_dir,
+               "--filter", root, "--exclude", ".*harness.*",
+               "--html-details", os.path.join(cov, "index.html"),
+               "--xml", os.path.join(cov, "cobertura.xml"),
+               "--json-summary", os.path.join(cov, "summary.json"), subject_dir]
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              universal_newlines=True, cwd=subject_dir)
+        if proc.returncode != 0:
+            raise BadInput("gcovr failed: %s" % (proc.stdout.strip().splitlines() or ["?"])[-1])
+        with open(os.path.join(cov, "summary.json")) as f:
+            summary = json.load(f)
+        self.coverage = {"line": summary.get("line_percent"),
+                         "branch": summary.get("branch_percent"),
+                         "files": [(x["filename"], x.get("line_percent"))
+                                   for x in summary.get("files", [])]}

@@ -1,0 +1,187 @@
+"""What a failing run printed, parsed once: the oracle's verdict line, a
+sanitizer report, a UBSan line. Every tool that reads a failure (the fuzz
+campaigns, triage, the regression runner, the gate) uses these."""
+import re
+
+# Lines that say a fuzz input failed (the oracle, a sanitizer, libFuzzer).
+FAIL_RE = re.compile(r"(lz4gate-fuzz \S+: FAIL.*|==\d+==ERROR: .*|SUMMARY: .*|"
+                     r"ERROR: libFuzzer: .*)")
+UBSAN_RE = re.compile(r"(\S+:\d+:\d+: runtime error: .*)")
+
+ORACLE_RE = re.compile(r"lz4gate-fuzz (\S+): FAIL(?: \[([^\]]+)\])?: (.*)")
+SANITIZER_RE = re.compile(r"ERROR: (AddressSanitizer|LeakSanitizer|MemorySanitizer|"
+                          r"UndefinedBehaviorSanitizer|libFuzzer): ([\w-]+)(.*)")
+ACCESS_RE = re.compile(r"^(READ|WRITE) of size (\d+)", re.M)
+# The adapter frame under the subject's code names the API entry: api_* in
+# the LZ4_* adapters (upstream, kernel), k_* the old kernel API, f_* the frame
+# API, r_* ref, b_* the broken test adapters (harness/subjects/adapters/).
+ADAPTER_PREFIX = r"(?:api|a|k|f|r|b)_"
+ADAPTER_FRAME_RE = re.compile(r"#\d+ 0x[0-9a-f]+ in " + ADAPTER_PREFIX + r"(\w+) ")
+UB_RE = re.compile(r"(\S+:\d+:\d+): runtime error: (.*)")
+
+
+# Finding classes of the targets (fuzz/*.c, fuzz/oracle.h) -> "class" of a
+# regression case.
+ORACLE_CLASSES = {
+    "wrong_output": "wrong output (a valid block decoded to other bytes)",
+    "malformed_wrong_output": "wrong output (partial decode of a malformed block)",
+    "rejects_valid": "false reject (a valid block is rejected)",
+    "accepts_invalid": "accepts invalid input",
+    "offset0_output": "information leak (offset 0 accepted without writing zeros)",
+    "stale_output": "information leak (output depends on the buffer's old content)",
+    "wrote_before_dst": "OOB write (before the destination)",
+    "return_above_capacity": "wrong return value (above the capacity)",
+    "return_above_target": "wrong return value (above the target)",
+    "valid_block": "wrong output (a valid block from ref is not decoded exactly)",
+    "roundtrip": "invalid output (the block does not decode to the input)",
+    "nonconformant_block": "invalid output (the block breaks a rule of the format)",
+    "cross_decode": "invalid output (the other subject decodes the block differently)",
+    "negative_return": "wrong return value (negative)",
+    "fails_within_bound": "false failure (compression within compress_bound fails)",
+    "compress_fails": "false failure (compression fails)",
+    "bad_consumed": "wrong return value (consumed input size)",
+    "dest_size_short": "wrong return value (destSize consumes too little)",
+    "nondeterministic": "nondeterministic output",
+}
+
+
+ASAN_CLASSES = {
+    "heap-buffer-overflow": "OOB", "stack-buffer-overflow": "OOB",
+    "global-buffer-overflow": "OOB", "use-after-poison": "OOB",
+    "stack-buffer-underflow": "OOB", "dynamic-stack-buffer-overflow": "OOB",
+}
+
+
+def failure_of(text):
+    """What a failing run printed: {kind, message, entry, cls, frames, top,
+    signature}. kind is what must stay the same while minimising: the
+    oracle's CLASS@ENTRY, or the sanitizer's report type, access and API
+    entry; signature adds the top frame in subject code (signature())."""
+    out = _failure_of(text)
+    out["frames"] = frames_of(text)
+    out["top"] = top_subject_frame(out["frames"])
+    out["signature"] = signature(out["kind"].split(" in ")[0].split("@")[0], out["entry"],
+                                 out["top"])
+    return out
+
+
+def signature(cls, entry, top=None):
+    """The one failure signature: failure class @ API entry, and the function
+    of the top frame in subject code when there is a stack. Suppression
+    (known findings), de-duplication (campaigns) and grouping (reports) all
+    key on it."""
+    key = "%s@%s" % (cls, entry or "-")
+    return key + (" in %s" % top["func"] if top else "")
+
+
+def _failure_of(text):
+    m = ORACLE_RE.search(text)
+    if m:
+        fid = m.group(2) or "oracle_error"
+        cls, _, entry = fid.partition("@")
+        return {"kind": fid, "message": m.group(0).strip(), "entry": entry or None,
+                "cls": ORACLE_CLASSES.get(cls, cls.replace("_", " "))}
+    m = SANITIZER_RE.search(text)
+    if m:
+        tool, what = m.group(1), m.group(2)
+        rest = text[m.end():]
+        acc = ACCESS_RE.search(rest)
+        frame = ADAPTER_FRAME_RE.search(rest)
+        entry = frame.group(1) if frame else None
+        if tool == "LeakSanitizer":
+            what = "memory-leak"
+        kind = "%s%s%s" % (what, " " + acc.group(1) if acc else "",
+                           " in " + entry if entry else "")
+        if what in ASAN_CLASSES and acc:
+            cls = "%s %s (%s)" % (ASAN_CLASSES[what], acc.group(1).lower(), what)
+        elif what == "SEGV":
+            cls = "invalid memory access (SEGV)"
+        elif what == "memory-leak":
+            cls = "memory leak"
+        else:
+            cls = "memory error (%s: %s)" % (tool, what)
+        line = m.group(0).strip()
+        return {"kind": kind, "message": re.sub(r"^==\d+==", "", line).strip(),
+                "entry": entry, "cls": cls}
+    m = UB_RE.search(text)
+    if m:
+        what = re.sub(r"[-\d]+", "N", m.group(2).split(" of type")[0])[:80]
+        return {"kind": "ubsan: " + what, "message": m.group(0).strip(), "entry": None,
+                "cls": "undefined behaviour (%s)" % m.group(2).split(":")[0]}
+    sig = re.search(r"(SIG[A-Z]+|deadly signal|Segmentation fault|Aborted)", text)
+    return {"kind": sig.group(1) if sig else "failed", "message":
+            (text.strip().splitlines() or ["failed without a message"])[-1].strip(),
+            "entry": None, "cls": "crash"}
+
+
+# A symbolized stack frame: "#3 0x55d0c1 in LZ4_decompress_generic /path/lz4.c:1957:13"
+FRAME_RE = re.compile(r"^\s*#(\d+) 0x[0-9a-f]+ in (\S+)"
+                      r"(?: (\S+?):(\d+)(?::\d+)?| \(\S+\))?\s*$", re.M)
+# Frames of the runtimes: sanitizers, libc's memory functions, the engines.
+RUNTIME_FUNC = re.compile(r"^(__asan|__ubsan|__sanitizer|__interceptor|__libc|__mem|_start$|"
+                          r"fuzzer::|LLVMFuzzer|memcpy$|memmove$|memset$|memcmp$|strlen$)")
+RUNTIME_FILE = re.compile(r"(compiler-rt|sanitizer_common|/libc|glibc|libFuzzer|/usr/lib/)")
+# The adapters call the subject (ADAPTER_PREFIX above).
+ADAPTER_FUNC = re.compile("^" + ADAPTER_PREFIX + r"\w+$")
+# Without an adapter frame the fault is not under a subject call: our code.
+OURS_FILE = re.compile(r"/(harness|fuzz|ref|tests)/")
+
+
+def frames_of(text):
+    """[{num, func, file, line}] of the first stack in text (ASan/UBSan)."""
+    out = []
+    for m in FRAME_RE.finditer(text):
+        num = int(m.group(1))
+        if out and num == 0:
+            break                      # the next stack (allocation, free...)
+        out.append({"num": num, "func": m.group(2), "file": m.group(3) or "",
+                    "line": int(m.group(4)) if m.group(4) else 0})
+    return out
+
+
+def top_subject_frame(frames):
+    """The innermost frame of the subject's own code, or None: the frames
+    below the first adapter frame (the subject called from an adapter),
+    runtimes skipped."""
+    below = next((i for i, f in enumerate(frames) if ADAPTER_FUNC.match(f["func"])), None)
+    for f in frames[:below] if below is not None else frames:
+        if RUNTIME_FUNC.match(f["func"]) or (f["file"] and RUNTIME_FILE.search(f["file"])):
+            continue
+        if below is None and f["file"] and OURS_FILE.search(f["file"]):
+            continue
+        return f
+    return None
+
+
+def clip(text, limit):
+    """The start of text, at most limit characters, cut between words (never
+    in the middle of one, never from the end), with "..." when cut."""
+    text = " ".join((text or "").split())
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit - 3)
+    return text[:cut if cut > limit // 2 else limit - 3].rstrip() + "..."
+
+
+def report_of(text, limit=4096):
+    """What a reader of a crash needs from a program's output: the runner's
+    buffer map (guard.h) and the sanitizer's report from its ERROR line on
+    (as isolate.c keeps it for the contract runner)."""
+    buffers = [l for l in text.splitlines() if l.startswith("lz4gate-buffer ")]
+    start = text.find("ERROR: ")
+    if start < 0:
+        start = text.find("runtime error:")
+    if start < 0:
+        return ""
+    start = text.rfind("\n", 0, start) + 1
+    return ("\n".join(buffers) + "\n" if buffers else "") + text[start:start + limit]
+
+
+def first_sanitizer_line(text):
+    """The line a reader needs first: the sanitizer's ERROR line, else a
+    UBSan report, else the last line."""
+    for pat in ("ERROR: AddressSanitizer", "runtime error:", "ERROR: "):
+        for line in text.splitlines():
+            if pat in line:
+                return line.strip()
+    return text.strip().splitlines()[-1] if text.strip() else ""

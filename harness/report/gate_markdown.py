@@ -1,0 +1,164 @@
+"""report.md (a pull-request comment, under 64 KiB) and report-full.md
+(every item of every group) of the gate."""
+import os
+
+from harness.report.failure import clip
+from harness.report.groups import SEVERITY, access_of, source_excerpt
+from harness.report.regressions.results import config_key
+
+LIMIT = 60000          # GitHub's comment limit is 65,536 characters
+TITLES = {"lost": "Lost fixes (the candidate fails what the base passes)",
+          "new": "New failures",
+          "known": "Known findings (failing on both, or documented for the candidate's tree)",
+          "fixed": "Newly fixed (good news)"}
+EMPTY = {"lost": "None: every fix the base has, the candidate has too.", "new": "None.",
+         "known": "None.", "fixed": "None."}
+
+
+def code(text):
+    return "`%s`" % str(text).replace("`", "'")
+
+
+def configs(items):
+    cs = sorted({c for i in items for c in i["configs"]}, key=config_key)
+    return ", ".join(cs)
+
+
+def header(ctx):
+    g, cats = ctx["gate"], ctx["decision"]["categories"]
+    o = g.opts
+    verdict = "FAIL" if ctx["decision"]["failed"] else "PASS"
+    count = {c: (len(ctx["groups"][c]), len(cats[c])) for c in cats}
+    lines = ["# lz4gate: %s" % verdict, "",
+             "**%s** %s: %d lost fixes, %d new failures (%d root causes); %d known findings; "
+             "%d newly fixed." % (
+                 "Candidate `%s`" % o.candidate,
+                 "may not replace base `%s`" % o.base if verdict == "FAIL"
+                 else "may replace base `%s`" % o.base,
+                 count["lost"][1], count["new"][1], count["lost"][0] + count["new"][0],
+                 count["known"][1], count["fixed"][1]), "",
+             "| | |", "|---|---|",
+             "| base | %s (%s) |" % (code(o.base), ctx["identities"]["base"]),
+             "| candidate | %s (%s)%s |" % (
+                 code(o.candidate), ctx["identities"]["candidate"],
+                 " + patches " + ", ".join(code(os.path.basename(p)) for p in o.patch)
+                 if o.patch else ""),
+             "| configurations | %s |" % ", ".join(o.configs),
+             "| fuzzing | %s |" % ("%d s, %d job(s)" % (o.fuzz_time, o.jobs)
+                                   if o.fuzz_time else "off"),
+             "| stages | %s |" % " · ".join("%s %.1f s" % t for t in g.timings)]
+    if g.skipped:
+        lines.append("| **skipped on purpose** | %s |" % "; ".join(
+            "%s (%s)" % s for s in g.skipped))
+    if o.strict:
+        lines.append("| strict | known findings fail the gate |")
+    return lines + [""]
+
+
+def group_lines(ctx, n, grp, full):
+    fail, items = grp["failure"], grp["items"]
+    acc = access_of(fail)
+    head = "### %d. %s — %s, %d %s" % (
+        n, SEVERITY[grp["severity"]], code(grp["signature"]), len(items),
+        "item" if len(items) == 1 else "items")
+    out = [head, ""]
+    what = []
+    if acc:
+        what.append("%s%s" % (acc["kind"], " of %d bytes" % acc["size"] if acc["size"] else ""))
+        if acc["where"]:
+            what.append(acc["where"])
+    out.append("- **What**: %s [%s]" % ("; ".join(what) or code(clip(fail["message"], 200)),
+                                        configs(items)))
+    top = fail.get("top")
+    if top and top.get("file"):
+        out.append("- **Where**: %s in %s" % (code("%s:%d" % (ctx["relpath"](top["file"]),
+                                                              top["line"])), code(top["func"])))
+        lines = source_excerpt(top)
+        if lines:
+            out += ["  ```c"] + ["  " + l for l in lines] + ["  ```"]
+    out.append("- **Why**: %s" % items[0]["why"])
+    shown_items = items if full else items[:3]
+    for i in shown_items:
+        out.append("- %s (%s) [%s]%s" % (code(i["id"]), i["kind"], ", ".join(
+            sorted(i["configs"], key=config_key)), " — documented: %s" % i["finding"]
+            if i.get("finding") else ""))
+        out.append("  - reproduce: %s" % code(ctx["reproduce"](i)))
+        link = ctx["history"](i)
+        if link:
+            out.append("  - history: %s" % link)
+        if full:
+            out.append("  - message: %s" % code(ctx["message"](i)))
+    if len(items) > len(shown_items):
+        out.append("- ... and %d more (report-full.md)" % (len(items) - len(shown_items)))
+    out.append("- first line: %s" % code(fail["message"]))
+    return out + [""]
+
+
+def body(ctx, full):
+    """Blocks of lines: a section heading (kind "title") or one group."""
+    out = []
+    for cat in ("lost", "new", "known", "fixed"):
+        groups = ctx["groups"][cat]
+        out.append(("title", ["## %s" % TITLES[cat], ""] + ([EMPTY[cat], ""] if not groups
+                                                            else [])))
+        for n, grp in enumerate(groups, 1):
+            out.append(("group", group_lines(ctx, n, grp, full)))
+    return out
+
+
+def tail(ctx):
+    g = ctx["gate"]
+    out = ["## Size and speed, base vs candidate", ""] + compare_table(g.compare)
+    out += ["", "## Coverage of the candidate", ""]
+    if g.coverage:
+        out.append("Lines %.1f%%, branches %.1f%% (gcovr; HTML in `coverage/index.html`)." % (
+            g.coverage["line"] or 0, g.coverage["branch"] or 0))
+    else:
+        out.append("Not measured.")
+    if g.notes:
+        out += ["", "## Notes", ""] + ["- " + n for n in g.notes]
+    out += ["", "Files: report-full.md (every item), findings.json, results.sarif, junit.xml, "
+            "records.jsonl, fuzz.log, reproducers/."]
+    return out
+
+
+def _ratio(x, y):
+    return "%.3f" % (float(y) / x) if x and x > 0 and y > 0 else "-"
+
+
+def compare_table(rows):
+    if not rows:
+        return ["Not measured."]
+    out = ["-O2 builds, compress_default / decompress_safe, best of 5, measured in one "
+           "process (speed is a ratio, not a budget).", "",
+           "| data | bytes | base size | candidate size | size ratio | HC9 base / cand |"
+           " compress speed ratio | decompress speed ratio |",
+           "|---|---|---|---|---|---|---|---|"]
+    for c in rows:
+        out.append("| %s | %d | %d | %d | %s | %s / %s | %s | %s |" % (
+            c["data"], c["bytes"], c["base_size"], c["candidate_size"],
+            _ratio(c["base_size"], c["candidate_size"]),
+            c["base_hc9_size"] if c["base_hc9_size"] >= 0 else "-",
+            c["candidate_hc9_size"] if c["candidate_hc9_size"] >= 0 else "-",
+            _ratio(c["base_compress_mbs"], c["candidate_compress_mbs"]),
+            _ratio(c["base_decompress_mbs"], c["candidate_decompress_mbs"])))
+    return out
+
+
+def render(ctx, full=False):
+    """The report; the compact one drops whole groups (never a line cut in
+    two) from the end until it fits LIMIT, saying how many."""
+    head, rest = header(ctx), tail(ctx)
+    blocks = body(ctx, full)
+
+    def join(bs, note=()):
+        return "\n".join(head + [l for _, b in bs for l in b] + list(note) + rest) + "\n"
+    if full or len(join(blocks)) <= LIMIT:
+        return join(blocks)
+    kept, dropped = list(blocks), 0
+    while len(join(kept)) > LIMIT - 200:
+        i = max(n for n, (kind, _) in enumerate(kept) if kind == "group")
+        del kept[i]
+        dropped += 1
+    return join(kept, ["**%d more groups are in report-full.md** (this comment stops at "
+                       "64 KiB)." % dropped, ""])

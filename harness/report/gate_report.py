@@ -1,0 +1,102 @@
+"""All of the gate's reports from one context: report.md, report-full.md,
+findings.json (stable across runs: no times, addresses or paths), junit.xml,
+results.sarif, and reproducers/ (the fuzz inputs the commands replay)."""
+import hashlib
+import json
+import os
+import shutil
+
+from harness.paths import BUILD, TOP, shown
+from harness.report import gate_markdown, junit, sarif
+from harness.report.groups import group
+from harness.subjects.build import subject_identity
+from harness.subjects.spec import Subject
+
+CASE_ID_PREFIXES = ("KLZ4-", "ULZ4-")
+
+
+def candidate_root(gate):
+    """Where the candidate's sources the frames point into live."""
+    s = Subject(gate.opts.candidate, gate.opts.patch)
+    return os.path.join(BUILD, "stage", s.id) if s.files else TOP
+
+
+def make_context(gate, decision, out):
+    o = gate.opts
+    root = candidate_root(gate)
+    repro_dir = os.path.join(out, "reproducers")
+    patches = "".join(" --patch %s" % shown(p) for p in o.patch)
+
+    def relpath(path):
+        path = os.path.abspath(path)
+        return os.path.relpath(path, root) if path.startswith(root + os.sep) else shown(path)
+
+    def reproduce(item):
+        config = sorted(item["configs"])[0]
+        if item["kind"] == "case":
+            return "python3 -m harness regress --case %s --config %s %s%s" % (
+                item["id"], config, o.candidate, patches)
+        if item["kind"] == "contract":
+            return "python3 -m harness contracts --config %s --check '%s' %s%s" % (
+                config, item["id"], o.candidate, patches)
+        f = item["fuzz"]
+        os.makedirs(repro_dir, exist_ok=True)
+        with open(f["input"], "rb") as fh:
+            data = fh.read()
+        dest = os.path.join(repro_dir, "%s-%s.bin" % (f["target"],
+                                                       hashlib.sha1(data).hexdigest()[:12]))
+        if not os.path.exists(dest):
+            shutil.copyfile(f["input"], dest)
+        subjects = "--subject %s --subject-b %s%s" % (o.base, o.candidate, patches.replace(
+            "--patch", "--patch-b")) if f["target"] == "base_vs_candidate" else \
+            "--subject %s%s" % (o.candidate, patches)
+        return "python3 -m harness fuzz replay --target %s %s %s" % (f["target"], subjects,
+                                                                     shown(dest))
+
+    def history(item, markdown=True):
+        fid = item["id"] if item["id"].startswith(CASE_ID_PREFIXES) else item.get("finding")
+        if not fid or not fid.startswith(CASE_ID_PREFIXES):
+            return None
+        target = "REGRESSIONS.md#%s" % fid.lower()
+        return "[%s](%s)" % (target, target) if markdown else target
+
+    def message(item):
+        return item["fuzz"]["message"] if item.get("fuzz") else item["record"].get("evidence", "")
+
+    return {"gate": gate, "decision": decision, "relpath": relpath, "reproduce": reproduce,
+            "history": history, "message": message,
+            "candidate_root_uri": "file://%s/" % root,
+            "identities": {"base": subject_identity(o.base),
+                           "candidate": subject_identity(o.candidate, o.patch)},
+            "groups": {c: group(items) for c, items in decision["categories"].items()}}
+
+
+def findings_json(ctx):
+    """The verdict and every finding, in a stable order, nothing that changes
+    from run to run (two runs on the same inputs give the same file)."""
+    out = {"verdict": "FAIL" if ctx["decision"]["failed"] else "PASS", "groups": {}}
+    for cat, groups in ctx["groups"].items():
+        out["groups"][cat] = [{
+            "signature": g["signature"], "severity": gate_markdown.SEVERITY[g["severity"]],
+            "items": sorted(({"id": i["id"], "kind": i["kind"], "configs": sorted(i["configs"]),
+                              "why": i["why"], "finding": i.get("finding")}
+                             for i in g["items"]), key=lambda x: (x["kind"], x["id"]))}
+            for g in groups]
+    return json.dumps(out, indent=1, sort_keys=True) + "\n"
+
+
+def write_all(gate, decision, out):
+    ctx = make_context(gate, decision, out)
+    files = {"report": os.path.join(out, "report.md"),
+             "full": os.path.join(out, "report-full.md"),
+             "findings": os.path.join(out, "findings.json"),
+             "junit": os.path.join(out, "junit.xml"),
+             "sarif": os.path.join(out, "results.sarif")}
+    shutil.rmtree(os.path.join(out, "reproducers"), ignore_errors=True)
+    texts = {"report": gate_markdown.render(ctx), "full": gate_markdown.render(ctx, full=True),
+             "findings": findings_json(ctx), "junit": junit.render(gate, decision),
+             "sarif": sarif.render(ctx)}
+    for key, path in files.items():
+        with open(path, "w") as f:
+            f.write(texts[key])
+    return files

@@ -1,0 +1,139 @@
+"""Root causes, not rows: the gate's failing items grouped by failure
+signature (failure.py signature(): class @ entry, and the top frame in
+subject code), ordered by severity, each with what a reviewer needs: the
+access (READ/WRITE, size), the buffer and the distance, the place in the
+candidate's source, one command that reproduces it, and the history link."""
+import os
+import re
+
+from harness.report.failure import failure_of, signature
+
+# Severity, most severe first.
+SEVERITY = ("out-of-bounds write", "out-of-bounds read", "wrong output or information leak",
+            "contract or API deviation", "performance")
+LEAK_OR_WRONG = re.compile(r"wrong_output|stale_output|offset0_output|cross_decode|roundtrip|"
+                           r"malformed_wrong_output|valid_block|nonconformant_block|"
+                           r"accepts_invalid|nondeterministic|leak")
+# "0x6020... is located 3 bytes to the right of 100-byte region [0x..,0x..)"
+LOCATED_RE = re.compile(r"is located (\d+) bytes (to the right|to the left|inside) of "
+                        r"(\d+)-byte region \[(0x[0-9a-f]+),(0x[0-9a-f]+)\)")
+ADDRESS_RE = re.compile(r"(?:on|at) (?:unknown )?address (0x[0-9a-f]+)")
+SEGV_ACCESS_RE = re.compile(r"caused by a (READ|WRITE) memory access")
+# The runners' buffer map: "lz4gate-buffer NAME 0xSTART 0xEND" (guard.c).
+BUFFER_RE = re.compile(r"lz4gate-buffer (\S+) (0x[0-9a-f]+) (0x[0-9a-f]+)")
+
+
+def failure_of_item(item):
+    """The parsed failure behind a gate item (a runner record or a fuzz finding)."""
+    if item.get("fuzz"):
+        f = item["fuzz"]
+        text = f.get("report") or f["message"]
+        got = failure_of(text) if f.get("report") else {}
+        got.update(signature=f["signature"], cls=f.get("cls"), entry=f.get("entry"),
+                   message=f["message"], top=f.get("top"), frames=f.get("frames", []))
+        got.setdefault("text", text)
+        return got
+    r = item["record"]
+    text = r.get("report") or r.get("evidence", "")
+    entry = r.get("entry") or entry_of_check(r["check"])
+    if r["verdict"] == "FAIL" and "ERROR: " not in text:
+        # No crash: the check's own verdict. A case says what class of bug
+        # it is about (its "class"), a contract check that it was violated.
+        cls = "case" if r.get("stage") == "regress" else "contract"
+        return {"signature": signature(cls, entry), "cls": cls, "entry": entry,
+                "message": first_line(r.get("evidence", "")), "frames": [], "top": None,
+                "text": "%s %s" % (text, r.get("class") or "")}
+    got = failure_of(text)
+    got["entry"] = got.get("entry") or entry
+    got["signature"] = signature(got["kind"].split(" in ")[0].split("@")[0], got["entry"],
+                                 got.get("top"))
+    got["text"] = text
+    return got
+
+
+def entry_of_check(check):
+    """The API entry of a check id: "decompress_safe_partial.targets" ->
+    decompress_safe_partial, "vector.NAME.decompress_safe" -> decompress_safe,
+    "compress_hc[9].x" -> compress_hc."""
+    if check.startswith("vector."):
+        return check.rsplit(".", 1)[-1]
+    return re.split(r"[.\[]", check, 1)[0]
+
+
+def first_line(text):
+    return (text or "").strip().splitlines()[0] if (text or "").strip() else ""
+
+
+def severity(fail):
+    text = "%s %s" % (fail.get("signature", ""), fail.get("text", ""))
+    access = access_of(fail)
+    if access and access["kind"] == "WRITE":
+        return 0
+    if access or "SEGV" in text or "overflow" in text:
+        return 1
+    if LEAK_OR_WRONG.search(text):
+        return 2
+    if "timeout" in fail.get("signature", "") or "slow" in text:
+        return 4
+    return 3
+
+
+def access_of(fail):
+    """{kind: READ|WRITE, size, where} of a memory error, or None."""
+    text = fail.get("text", "")
+    m = re.search(r"(READ|WRITE) of size (\d+)", text)
+    seg = SEGV_ACCESS_RE.search(text)
+    if not m and not seg:
+        return None
+    kind = m.group(1) if m else seg.group(1)
+    return {"kind": kind, "size": int(m.group(2)) if m else None, "where": where(text)}
+
+
+def where(text):
+    """Which buffer, and how far outside it, from the sanitizer's words or
+    from the fault address and the runner's buffer map."""
+    buffers = [(n, int(a, 16), int(b, 16)) for n, a, b in BUFFER_RE.findall(text)]
+    m = LOCATED_RE.search(text)
+    if m:
+        dist, side, size, start = int(m.group(1)), m.group(2), int(m.group(3)), int(m.group(4), 16)
+        name = next((n for n, a, _ in buffers if a == start), "a %d-byte buffer" % size)
+        if side == "to the right":
+            return "%d bytes past the end of %s" % (dist, name)
+        if side == "to the left":
+            return "%d bytes before the start of %s" % (dist, name)
+        return "inside %s" % name
+    m = ADDRESS_RE.search(text)
+    if m and buffers:
+        addr = int(m.group(1), 16)
+        for name, a, b in buffers:
+            if b <= addr < b + (1 << 16):
+                return "%d bytes past the end of %s (guard page)" % (addr - b, name)
+            if a - (1 << 16) <= addr < a:
+                return "%d bytes before the start of %s (guard page)" % (a - addr, name)
+        return "at 0x%x, outside every buffer the runner mapped" % addr
+    return None
+
+
+def source_excerpt(frame, around=1):
+    """The frame's line in the candidate's source with `around` lines on each side."""
+    if not frame or not frame.get("file") or not os.path.isfile(frame["file"]):
+        return []
+    with open(frame["file"], errors="replace") as f:
+        lines = f.read().splitlines()
+    n = frame["line"]
+    lo, hi = max(1, n - around), min(len(lines), n + around)
+    return ["%5d%s %s" % (i, ">" if i == n else " ", lines[i - 1]) for i in range(lo, hi + 1)]
+
+
+def group(items):
+    """[{signature, severity, category, items, failure}] most severe first."""
+    groups = {}
+    for item in items:
+        fail = failure_of_item(item)
+        key = (item["category"], fail["signature"])
+        g = groups.setdefault(key, {"signature": fail["signature"], "category": item["category"],
+                                    "severity": severity(fail), "items": [], "failure": fail})
+        g["items"].append(item)
+    order = {"lost": 0, "new": 1, "known": 2, "fixed": 3}
+    return sorted(groups.values(), key=lambda g: (order[g["category"]], g["severity"],
+                                                  g["signature"]))

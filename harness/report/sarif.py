@@ -1,0 +1,52 @@
+"""SARIF 2.1.0 (the format GitHub code scanning and GitLab read): one result
+per gate item, at the candidate's file:line when the failure has a frame in
+the candidate's code; rule ids are case and check ids (fuzz findings:
+fuzz/TARGET/SIGNATURE)."""
+import json
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+LEVEL = {"lost": "error", "new": "error", "known": "warning", "fixed": "note"}
+
+
+def rule_id(item):
+    if item["kind"] == "fuzz":
+        return "fuzz/%s/%s" % (item["target"], item["id"])
+    return item["id"]
+
+
+def result(ctx, grp, item):
+    fail = grp["failure"]
+    text = "%s: %s (%s, %s) [%s]" % (
+        item["category"], item["id"], grp["signature"], item["why"], ", ".join(item["configs"]))
+    res = {"ruleId": rule_id(item), "level": LEVEL[item["category"]],
+           "message": {"text": text + ". Reproduce: " + ctx["reproduce"](item)},
+           "properties": {"category": item["category"], "signature": grp["signature"],
+                          "configurations": item["configs"]}}
+    top = fail.get("top")
+    if top and top.get("file") and top.get("line"):
+        res["locations"] = [{"physicalLocation": {
+            "artifactLocation": {"uri": ctx["relpath"](top["file"]), "uriBaseId": "CANDIDATE"},
+            "region": {"startLine": top["line"]}},
+            "logicalLocations": [{"name": top["func"], "kind": "function"}]}]
+    return res
+
+
+def render(ctx):
+    rules, results = {}, []
+    for cat in ("lost", "new", "known", "fixed"):
+        for grp in ctx["groups"][cat]:
+            for item in grp["items"]:
+                rid = rule_id(item)
+                rule = {"id": rid, "shortDescription": {"text": item.get("title") or rid}}
+                history = ctx["history"](item, markdown=False)
+                if history:
+                    rule["help"] = {"text": "The fix and its history: " + history}
+                rules.setdefault(rid, rule)
+                results.append(result(ctx, grp, item))
+    log = {"$schema": SCHEMA, "version": "2.1.0", "runs": [{
+        "tool": {"driver": {"name": "lz4gate", "informationUri":
+                            "https://example.invalid/lz4gate/README.md",
+                            "rules": sorted(rules.values(), key=lambda r: r["id"])}},
+        "originalUriBaseIds": {"CANDIDATE": {"uri": ctx["candidate_root_uri"]}},
+        "results": results}]}
+    return json.dumps(log, indent=1, sort_keys=True) + "\n"

@@ -1,0 +1,73 @@
+#define _DEFAULT_SOURCE
+#include "guard.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static int buffer_map_on(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *v = getenv("LZ4GATE_BUFFER_MAP");
+        on = v && *v == '1';
+    }
+    return on;
+}
+
+void guard_label(const guard_buf *b, const char *name)
+{
+    if (buffer_map_on())
+        fprintf(stderr, "lz4gate-buffer %s %p %p\n", name, (void *)b->data,
+                (void *)(b->data + b->size));
+}
+
+static guard_buf guard_make(size_t size, int fill)
+{
+    guard_buf b;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t usable_pages = (size + page - 1) / page;
+    if (usable_pages == 0)
+        usable_pages = 1;           /* a 0-byte buffer still has an address */
+    b.map_len = (usable_pages + 1) * page;
+    b.map = mmap(NULL, b.map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (b.map == MAP_FAILED) {
+        perror("guard_alloc: mmap");
+        abort();
+    }
+    /* The page after the usable bytes is inaccessible. */
+    if (mprotect((char *)b.map + usable_pages * page, page, PROT_NONE) != 0) {
+        perror("guard_alloc: mprotect");
+        abort();
+    }
+    b.data = (unsigned char *)b.map + usable_pages * page - size;
+    b.size = size;
+    memset(b.data, fill, size);
+    return b;
+}
+
+guard_buf guard_alloc(size_t size, int fill)
+{
+    guard_buf b = guard_make(size, fill);
+    guard_label(&b, "output");
+    return b;
+}
+
+guard_buf guard_dup(const void *src, size_t size)
+{
+    guard_buf b = guard_make(size, 0);
+    if (size)
+        memcpy(b.data, src, size);
+    guard_label(&b, "input");
+    return b;
+}
+
+void guard_free(guard_buf *b)
+{
+    if (b->map)
+        munmap(b->map, b->map_len);
+    b->map = NULL;
+    b->data = NULL;
+}

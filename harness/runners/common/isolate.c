@@ -1,0 +1,227 @@
+/* Running a check in a child process (isolate.h). */
+#define _DEFAULT_SOURCE
+#include "isolate.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char *verdict_name(enum verdict v)
+{
+    static const char *const names[] = { "pass", "FAIL", "CRASH", "TIMEOUT", "n/a" };
+    return (unsigned)v < sizeof names / sizeof names[0] ? names[v] : "?";
+}
+
+/*
+ * What a child writes to a pipe, kept within a bound: the first HEAD bytes
+ * and the last TAIL bytes. The parent reads both of the child's pipes as
+ * the data comes (poll), so a child that writes more than a pipe holds to
+ * one of them never blocks on it; the rest is read and dropped. A
+ * sanitizer report is at the end of stderr, a check's own early output at
+ * its start: the runners look for the first report line in both.
+ */
+#define HEAD 16384
+#define TAIL 16384
+
+typedef struct capture {
+    int fd;                /* -1 at end of file */
+    char head[HEAD];
+    size_t head_len;
+    char tail[TAIL];       /* ring: byte i of what came after the head at tail[i % TAIL] */
+    size_t tail_total;
+} capture;
+
+static void take(capture *c, const char *p, size_t n)
+{
+    size_t h = n < HEAD - c->head_len ? n : HEAD - c->head_len;
+    memcpy(c->head + c->head_len, p, h);
+    c->head_len += h;
+    for (p += h, n -= h; n; p++, n--)
+        c->tail[c->tail_total++ % TAIL] = *p;
+}
+
+/* Read what is there; at end of file (or error) close the pipe. */
+static void read_some(capture *c)
+{
+    char chunk[4096];
+    ssize_t r = read(c->fd, chunk, sizeof chunk);
+    if (r > 0) {
+        take(c, chunk, (size_t)r);
+    } else if (r == 0 || errno != EINTR) {
+        close(c->fd);
+        c->fd = -1;
+    }
+}
+
+/* Both pipes until the child has closed both (it exits, or is killed). */
+static void read_both(capture *a, capture *b)
+{
+    while (a->fd >= 0 || b->fd >= 0) {
+        struct pollfd fds[2];
+        int n = 0, i;
+        capture *of[2];
+        if (a->fd >= 0) { fds[n].fd = a->fd; fds[n].events = POLLIN; of[n++] = a; }
+        if (b->fd >= 0) { fds[n].fd = b->fd; fds[n].events = POLLIN; of[n++] = b; }
+        if (poll(fds, (nfds_t)n, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            perror("poll");
+            exit(2);
+        }
+        for (i = 0; i < n; i++)
+            if (fds[i].revents)
+                read_some(of[i]);
+    }
+}
+
+/* The captured text, NUL-terminated, into out (HEAD + TAIL + 2 bytes): the
+ * head, then the tail from its first whole line when bytes were dropped
+ * between them. */
+static void captured_text(const capture *c, char *out)
+{
+    size_t n = c->head_len, kept = c->tail_total < TAIL ? c->tail_total : TAIL, i;
+    size_t first = c->tail_total - kept;
+    memcpy(out, c->head, n);
+    if (c->tail_total > TAIL) {
+        /* dropped bytes: start the tail at a line start */
+        while (kept && c->tail[first % TAIL] != '\n')
+            first++, kept--;
+        out[n++] = '\n';
+    }
+    for (i = 0; i < kept; i++)
+        out[n++] = c->tail[(first + i) % TAIL];
+    out[n] = 0;
+}
+
+/* First line of text containing needle, copied to out. */
+static int first_line_with(const char *text, const char *needle, char *out, size_t cap)
+{
+    const char *hit = strstr(text, needle), *start, *end;
+    if (!hit)
+        return 0;
+    for (start = hit; start > text && start[-1] != '\n'; start--)
+        ;
+    end = strchr(hit, '\n');
+    if (!end)
+        end = hit + strlen(hit);
+    snprintf(out, cap, "%.*s", (int)(end - start), start);
+    return 1;
+}
+
+/* A crash's report for the reader: the buffer map lines (guard.h) and the
+ * sanitizer's report from its ERROR line on, as much as fits. */
+static void keep_report(const char *text, char *out, size_t cap)
+{
+    const char *line = text, *error = strstr(text, "ERROR: ");
+    size_t used = 0;
+    out[0] = '\0';
+    while (line && *line) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+        if (!strncmp(line, "lz4gate-buffer ", 15) && used + len < cap) {
+            memcpy(out + used, line, len);
+            used += len;
+        }
+        line = end ? end + 1 : NULL;
+    }
+    if (error) {
+        while (error > text && error[-1] != '\n')
+            error--;
+        snprintf(out + used, cap - used, "%s", error);
+    }
+}
+
+#ifdef LZ4GATE_GCOV
+void __gcov_dump(void);
+#endif
+
+/* In the child: run the check and send its verdict; never returns. */
+static void run_child(check_fn fn, const void *arg, unsigned timeout, int msg_fd, int err_fd)
+{
+    int failed;
+    char m[512] = "";
+    dup2(err_fd, 2);
+    if (timeout)
+        alarm(timeout);
+    failed = fn(arg, m, sizeof m);
+    /* The verdict travels through the pipe: no exit code is trusted,
+     * since sanitizers choose their own. */
+    if (write(msg_fd, failed ? "F" : "P", 1) != 1 ||
+        (failed && write(msg_fd, m, strlen(m)) < 0))
+        _exit(3);
+#ifdef LZ4GATE_GCOV
+    __gcov_dump();   /* _exit skips the coverage writer */
+#endif
+    _exit(0);
+}
+
+isolate_result isolate_run(check_fn fn, const void *arg, unsigned timeout, int no_fork)
+{
+    static capture msg, err;          /* static: 64 KiB is a lot of stack */
+    static char msg_text[HEAD + TAIL + 2], err_text[HEAD + TAIL + 2];
+    isolate_result r;
+    int msg_pipe[2], err_pipe[2], status;
+    pid_t pid;
+
+    memset(&r, 0, sizeof r);
+    if (no_fork) {
+        r.verdict = fn(arg, r.evidence, sizeof r.evidence) ? V_FAIL : V_PASS;
+        return r;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    if (pipe(msg_pipe) || pipe(err_pipe)) {
+        perror("pipe");
+        exit(2);
+    }
+    pid = fork();
+    if (pid < 0) {
+        perror("fork");
+        exit(2);
+    }
+    if (pid == 0) {
+        close(msg_pipe[0]);
+        close(err_pipe[0]);
+        run_child(fn, arg, timeout, msg_pipe[1], err_pipe[1]);
+    }
+    close(msg_pipe[1]);
+    close(err_pipe[1]);
+    memset(&msg, 0, sizeof msg);
+    memset(&err, 0, sizeof err);
+    msg.fd = msg_pipe[0];
+    err.fd = err_pipe[0];
+    read_both(&msg, &err);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    captured_text(&msg, msg_text);
+    captured_text(&err, err_text);
+
+    first_line_with(err_text, "runtime error:", r.ubsan, sizeof r.ubsan);
+    if (msg_text[0] == 'P' && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        r.verdict = V_PASS;
+    } else if (msg_text[0] == 'F' && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        r.verdict = V_FAIL;
+        snprintf(r.evidence, sizeof r.evidence, "%s", msg_text + 1);
+    } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+        r.verdict = V_TIMEOUT;
+        snprintf(r.evidence, sizeof r.evidence, "no result after %u s", timeout);
+    } else {
+        r.verdict = V_CRASH;
+        keep_report(err_text, r.report, sizeof r.report);
+        if (!first_line_with(err_text, "ERROR: AddressSanitizer", r.evidence, sizeof r.evidence) &&
+            !first_line_with(err_text, "runtime error:", r.evidence, sizeof r.evidence)) {
+            if (WIFSIGNALED(status))
+                snprintf(r.evidence, sizeof r.evidence, "killed by signal %d (%s)",
+                         WTERMSIG(status), strsignal(WTERMSIG(status)));
+            else
+                snprintf(r.evidence, sizeof r.evidence, "exit status %d, no verdict",
+                         WEXITSTATUS(status));
+        }
+    }
+    return r;
+}

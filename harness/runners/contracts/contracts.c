@@ -1,0 +1,100 @@
+/*
+ * API contract tests: every entry point a subject has, against the contract
+ * of its API generation (docs/fix-history.md#kernel-lz4-generations), with
+ * guard pages right after the input and output buffers (guard.h) as well as
+ * the sanitizers. The checks
+ * live in one file per part of the API (contracts.h); this file keeps the
+ * table and runs it.
+ *
+ * Each check runs in a child process (isolate.h) and prints one JSON
+ * record per line:
+ *   {"subject":..,"generation":..,"check":..,"verdict":..,"evidence":..,"ubsan":..}
+ * harness/runners/contracts/run.py builds the subject, runs this program and
+ * classifies the records (known findings, report).
+ *
+ * Usage: contracts [--list] [--no-fork] [--only PREFIX]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contracts.h"
+#include "isolate.h"
+#include "jsonl.h"
+#include "subject.h"
+
+/* Room for every check of every part (104 today). */
+#define MAX_CHECKS 160
+static check checks[MAX_CHECKS];
+static int nchecks;
+
+/* The contract_add_fn of every part. A table too small or an id too long
+ * is a bug of lz4gate: stop before any check runs. */
+static void add(const char *id, unsigned caps, check_fn fn, int variant, int accel_or_level)
+{
+    check *c;
+    if (nchecks == MAX_CHECKS) {
+        fprintf(stderr, "contracts: more than %d checks registered (at %s); raise MAX_CHECKS "
+                "in contracts.c\n", MAX_CHECKS, id);
+        exit(2);
+    }
+    c = &checks[nchecks++];
+    if ((size_t)snprintf(c->id, sizeof c->id, "%s", id) >= sizeof c->id) {
+        fprintf(stderr, "contracts: check id longer than %zu bytes: %s\n", sizeof c->id - 1, id);
+        exit(2);
+    }
+    c->caps = caps;
+    c->fn = fn;
+    c->variant = variant;
+    c->accel_or_level = accel_or_level;
+}
+
+static void build_table(const struct lz4_subject *subject)
+{
+    contracts_add_compress(subject, add);
+    contracts_add_decode(subject, add);
+    contracts_add_old_api(subject, add);
+    contracts_add_frame_decode(subject, add);
+    contracts_add_frame_compress(subject, add);
+}
+
+int main(int argc, char **argv)
+{
+    const struct lz4_subject *subject;
+    const char *only = NULL;
+    int i, list = 0, no_fork = 0;
+    for (i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--list"))
+            list = 1;
+        else if (!strcmp(argv[i], "--no-fork"))
+            no_fork = 1;
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            only = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--list] [--no-fork] [--only PREFIX]\n", argv[0]);
+            return 2;
+        }
+    }
+    subject = lz4gate_subject();
+    build_table(subject);
+    for (i = 0; i < nchecks; i++) {
+        const check *c = &checks[i];
+        isolate_result r;
+        if (only && strncmp(c->id, only, strlen(only)) != 0)
+            continue;
+        if (list) {
+            printf("%s\n", c->id);
+            continue;
+        }
+        if ((subject->caps & c->caps) != c->caps) {
+            r.verdict = V_NOT_APPLICABLE;
+            snprintf(r.evidence, sizeof r.evidence, "no %s entry point",
+                     subject_cap_name(c->caps));
+            r.ubsan[0] = 0;
+        } else {
+            r = isolate_run(c->fn, c, 120, no_fork);
+        }
+        print_record(subject, c->id, &r);
+    }
+    return 0;
+}

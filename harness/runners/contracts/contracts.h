@@ -1,0 +1,66 @@
+/*
+ * The contract runner (contracts.c) and its check files, one part of the
+ * API each: contracts_compress.c (compress_bound, the block compressors),
+ * contracts_decode.c (the block decoders), contracts_old_api.c (the old
+ * kernel API), contracts_frame_decode.c and contracts_frame_compress.c (the
+ * frame API). Helpers the checks share: contracts_data.c.
+ */
+#ifndef LZ4GATE_CONTRACTS_H
+#define LZ4GATE_CONTRACTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "isolate.h"
+#include "subject.h"
+
+/* One check: run in a child process (isolate.h) with a pointer to this
+ * entry as its argument. */
+typedef struct check {
+    char id[96];             /* the record's "check": known findings match on it */
+    unsigned caps;           /* the entry points it needs (subject.h) */
+    check_fn fn;
+    /* Which form of the check fn runs (each check function's enum or
+     * comment says what its values mean): the compressor, the decode call
+     * variant, the argument made negative, how a frame is fed... */
+    int variant;
+    int accel_or_level;      /* compressor checks: compress_fast's acceleration,
+                                compress_hc's level */
+} check;
+
+/* Register one check (a registration beyond the table is a fatal error). */
+typedef void (*contract_add_fn)(const char *id, unsigned caps, check_fn fn, int variant,
+                                int accel_or_level);
+
+/* Each registers its part's checks and keeps the subject they call. */
+void contracts_add_compress(const struct lz4_subject *tested, contract_add_fn add);
+void contracts_add_decode(const struct lz4_subject *tested, contract_add_fn add);
+/* The old kernel API (3.11-4.10, docs/fix-history.md#old-kernel-api-g1). */
+void contracts_add_old_api(const struct lz4_subject *tested, contract_add_fn add);
+/* The LZ4 frame API (lz4frame.h), against ref's frame codec. */
+void contracts_add_frame_decode(const struct lz4_subject *tested, contract_add_fn add);
+void contracts_add_frame_compress(const struct lz4_subject *tested, contract_add_fn add);
+
+/* ---- contracts_data.c: test data, and ref as the oracle of block checks ---- */
+
+enum data_kind { DATA_RANDOM, DATA_ZEROS, DATA_TEXT, DATA_MIXED, DATA_KINDS };
+extern const char *const data_kind_names[DATA_KINDS];
+
+/* n bytes of kind (testdata.h), malloc'd. */
+unsigned char *contract_data(enum data_kind kind, size_t n, uint32_t seed);
+
+/* The dictionary of the frame dictionary checks (only its last 64 KiB
+ * matter): 20000 bytes of text, malloc'd; *len set. */
+unsigned char *contract_dictionary(size_t *len);
+
+/* A valid block of data[0..n) made by ref (acceleration 1), malloc'd. */
+unsigned char *contract_ref_block(const unsigned char *data, size_t n, size_t *blen);
+
+/* 0 when ref (strict) decodes block to exactly want[0..n) (with the
+ * dictionary dict[0..dict_len) as history when dict_len > 0); otherwise 1
+ * with a message in msg. */
+int contract_ref_decodes_to(const unsigned char *block, size_t blen, const unsigned char *want,
+                            size_t n, const char *dict, size_t dict_len, char *msg,
+                            unsigned cap);
+
+#endif

@@ -1,0 +1,47 @@
+/* Test data, and ref as the oracle of the block contract checks (contracts.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "contracts.h"
+#include "lz4ref.h"
+#include "ref_calls.h"
+#include "testdata.h"
+
+const char *const data_kind_names[DATA_KINDS] = { "random", "zeros", "text", "mixed" };
+
+unsigned char *contract_data(enum data_kind kind, size_t n, uint32_t seed)
+{
+    return testdata_make(data_kind_names[kind], n, seed);
+}
+
+unsigned char *contract_dictionary(size_t *len)
+{
+    *len = 20000;
+    return testdata_make("text", *len, 99);
+}
+
+unsigned char *contract_ref_block(const unsigned char *data, size_t n, size_t *blen)
+{
+    size_t cap = ref_compress_bound(n);
+    unsigned char *b = xmalloc(cap);
+    *blen = ref_compress(data, n, b, cap, 1);
+    return b;
+}
+
+int contract_ref_decodes_to(const unsigned char *block, size_t blen, const unsigned char *want,
+                            size_t n, const char *dict, size_t dict_len, char *msg,
+                            unsigned cap)
+{
+    unsigned char *out = xmalloc(n);
+    ref_decode_result r = ref_decode_with(block, blen, out, n, (const uint8_t *)dict, dict_len,
+                                          REF_PROFILE_STRICT, 0, 0);
+    int bad = r.status != REF_OK || r.written != n || (n && memcmp(out, want, n) != 0);
+    if (bad)
+        snprintf(msg, cap, "%sblock of %zu bytes does not decode (ref strict) to the %zu input "
+                 "bytes: %s, %zu written", dict_len ? "dictionary " : "", blen, n,
+                 ref_status_name(r.status), r.written);
+    free(out);
+    return bad;
+}

@@ -1,0 +1,190 @@
+/*
+ * Contract checks of the LZ4 frame API's compressors (lz4frame.h; subject.h
+ * frame slots), with the reference frame decoder (ref/lz4frame_ref.h) as
+ * the oracle: every frame a subject makes with the drawn preferences,
+ * one-shot or streamed, decodes with ref to exactly the input; small
+ * capacities give an error, never a write past the capacity (guard pages);
+ * a context reused across levels with a dictionary stays in bounds
+ * (ULZ4-2021-974).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contracts.h"
+#include "frame_driver.h"
+#include "guard.h"
+#include "testdata.h"
+
+static const struct lz4_subject *subject;
+
+/* ---- compression ----------------------------------------------------------- */
+
+enum { PREFS = 7 };
+
+static struct subject_frame_prefs prefs_set(int i, size_t n)
+{
+    struct subject_frame_prefs p;
+    memset(&p, 0, sizeof p);
+    switch (i) {
+    case 0: break;                                       /* all defaults */
+    case 1: p.block_size_id = 4; p.block_independent = 1; p.block_checksum = 1; break;
+    case 2: p.block_size_id = 5; p.content_checksum = 1; p.content_size = n; break;
+    case 3: p.block_size_id = 6; p.level = 9; p.block_checksum = 1; break;
+    case 4: p.block_size_id = 7; p.level = -10; p.block_independent = 1; break;
+    case 5: p.block_size_id = 4; p.level = 12; p.content_checksum = 1; break;
+    default: p.block_size_id = 4; p.auto_flush = 1; p.content_size = n; break;
+    }
+    return p;   /* content_size 0 (n = 0) means "no field", as in LZ4F */
+}
+
+static int chk_compress_frame(const void *arg, char *msg, unsigned cap)
+{
+    static const size_t sizes[] = { 0, 1, 65537, 300000 };
+    static const char *const kinds[] = { "mixed", "random", "zeros", "text" };
+    int i;
+    size_t k;
+    (void)arg;
+    for (i = 0; i < PREFS; i++) {
+        for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            size_t n = sizes[k];
+            struct subject_frame_prefs p = prefs_set(i, n);
+            unsigned char *data = testdata_make(kinds[(size_t)i % 4], n, (uint64_t)(i + 10));
+            size_t bound = subject->frame_compress_bound(n, &p);
+            guard_buf in = guard_dup(data, n), out = guard_alloc(bound, 0xA5);
+            long long r = subject->frame_compress(in.data, n, out.data, bound, &p);
+            char what[160];
+            int bad;
+            snprintf(what, sizeof what, "prefs #%d (block %d, %s, level %d), %zu %s bytes into "
+                     "the bound %zu", i, p.block_size_id,
+                     p.block_independent ? "independent" : "linked", p.level, n,
+                     kinds[(size_t)i % 4], bound);
+            if (r < 0 || (size_t)r > bound) {
+                snprintf(msg, cap, "%s: returned %lld (%s)", what, r,
+                         r < 0 ? subject->frame_error_name(r) : "above the capacity");
+                bad = 1;
+            } else {
+                bad = !frame_ref_decodes_to(out.data, (size_t)r, data, n, NULL, 0, what, msg,
+                                            cap);
+            }
+            guard_free(&in);
+            guard_free(&out);
+            free(data);
+            if (bad)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Capacities below the bound: an error or a frame that decodes, never a
+ * write past the capacity (guard page). */
+static int chk_compress_frame_small(const void *arg, char *msg, unsigned cap)
+{
+    size_t n = 1000, c;
+    unsigned char *data = testdata_make("text", n, 11);
+    struct subject_frame_prefs p = prefs_set(2, n);
+    size_t bound = subject->frame_compress_bound(n, &p);
+    (void)arg;
+    for (c = 0; c < bound; c += c < 40 ? 1 : 97) {
+        guard_buf in = guard_dup(data, n), out = guard_alloc(c, 0xA5);
+        long long r = subject->frame_compress(in.data, n, out.data, c, &p);
+        int bad = 0;
+        if (r > (long long)c) {
+            snprintf(msg, cap, "capacity %zu: returned %lld", c, r);
+            bad = 1;
+        } else if (r >= 0) {
+            char what[64];
+            snprintf(what, sizeof what, "capacity %zu", c);
+            bad = !frame_ref_decodes_to(out.data, (size_t)r, data, n, NULL, 0, what, msg, cap);
+        }
+        guard_free(&in);
+        guard_free(&out);
+        if (bad) {
+            free(data);
+            return 1;
+        }
+    }
+    free(data);
+    return 0;
+}
+
+static int chk_compress_stream(const void *arg, char *msg, unsigned cap)
+{
+    static const size_t chunks[] = { 1, 4096, 100000 };
+    size_t n = 250000, k;
+    unsigned char *data = testdata_make("mixed", n, 12);
+    void *cctx = subject->frame_cctx_create();
+    int i, bad = 0;
+    (void)arg;
+    for (i = 0; i < PREFS && !bad; i++) {
+        for (k = 0; k < 3 && !bad; k++) {
+            struct subject_frame_prefs p = prefs_set(i, n);
+            unsigned char *frame;
+            size_t len_n = chunks[k] == 1 ? 5000 : n;   /* byte-wise: a shorter input */
+            long long r;
+            char what[128];
+            p.content_size = p.content_size ? len_n : 0;
+            r = frame_compress_chunked(subject, cctx, &p, NULL, 0, data, len_n, chunks[k], &frame);
+            snprintf(what, sizeof what, "prefs #%d, %zu bytes in updates of %zu", i, len_n,
+                     chunks[k]);
+            if (r < 0) {
+                snprintf(msg, cap, "%s: %s", what, subject->frame_error_name(r));
+                bad = 1;
+            } else {
+                bad = !frame_ref_decodes_to(frame, (size_t)r, data, len_n, NULL, 0, what, msg,
+                                            cap);
+            }
+            free(frame);
+        }
+    }
+    subject->frame_cctx_free(cctx);
+    free(data);
+    return bad;
+}
+
+/* ULZ4-2021-974: one context, frames with a dictionary at level 1, 9, 12
+ * and 1 again: every state the context keeps must fit the next level. */
+static int chk_compress_cdict_reuse(const void *arg, char *msg, unsigned cap)
+{
+    static const int levels[] = { 1, 9, 12, 1, -5, 3 };
+    size_t dict_len, n = 100000, i;
+    unsigned char *dict = contract_dictionary(&dict_len);
+    unsigned char *data = testdata_make("text", n, 13);
+    void *cctx = subject->frame_cctx_create();
+    int bad = 0;
+    (void)arg;
+    for (i = 0; i < sizeof levels / sizeof levels[0] && !bad; i++) {
+        struct subject_frame_prefs p;
+        unsigned char *frame;
+        long long r;
+        char what[64];
+        memset(&p, 0, sizeof p);
+        p.level = levels[i];
+        p.block_size_id = 4;
+        r = frame_compress_chunked(subject, cctx, &p, dict, dict_len, data, n, 30000, &frame);
+        snprintf(what, sizeof what, "frame %zu (level %d, dictionary)", i + 1, levels[i]);
+        if (r < 0) {
+            snprintf(msg, cap, "%s: %s", what, subject->frame_error_name(r));
+            bad = 1;
+        } else {
+            bad = !frame_ref_decodes_to(frame, (size_t)r, data, n, dict, dict_len, what, msg,
+                                        cap);
+        }
+        free(frame);
+    }
+    subject->frame_cctx_free(cctx);
+    free(dict);
+    free(data);
+    return bad;
+}
+
+void contracts_add_frame_compress(const struct lz4_subject *tested, contract_add_fn add)
+{
+    subject = tested;
+    add("frame_compress.roundtrip_into_bound", CAP_FRAME_COMPRESS, chk_compress_frame, 0, 0);
+    add("frame_compress.small_capacity", CAP_FRAME_COMPRESS, chk_compress_frame_small, 0, 0);
+    add("frame_compress_stream.roundtrip", CAP_FRAME_COMPRESS_STREAM, chk_compress_stream, 0, 0);
+    add("frame_compress_stream.cdict_reuse_across_levels",
+        CAP_FRAME_COMPRESS_STREAM | CAP_FRAME_COMPRESS_CDICT, chk_compress_cdict_reuse, 0, 0);
+}

@@ -1,0 +1,57 @@
+"""Running the API contract checks and the known-answer vectors on a subject.
+
+For a SPEC and a CONFIG: build the subject, link the contract runner
+(contracts/*.c) and the vector runner (vectors/vectors.c) against it, run
+each (every check in a child process) and classify the records against the
+known findings."""
+import os
+import subprocess
+
+from harness import toolchain
+from harness.errors import BadInput
+from harness.paths import CORPUS
+from harness.report import known, records
+from harness.runners.link import link_runner, runner_sources
+from harness.subjects.build import build, info
+
+CONTRACT_SOURCES = ("contracts/contracts.c", "contracts/contracts_data.c",
+                    "contracts/contracts_compress.c", "contracts/contracts_decode.c",
+                    "contracts/contracts_old_api.c", "contracts/contracts_frame_decode.c",
+                    "contracts/contracts_frame_compress.c",
+                    "common/frame_driver.c", "common/frame_make.c",
+                    "common/isolate.c", "common/guard.c", "subject_names.c",
+                    "common/jsonl.c", "common/testdata.c")
+VECTOR_SOURCES = ("vectors/vectors.c", "vectors/vector_load.c", "vectors/json_read.c",
+                  "vectors/defined_prefix.c", "common/isolate.c", "common/guard.c",
+                  "subject_names.c", "common/jsonl.c", "common/sha256.c")
+VECTOR_DIR = os.path.join(CORPUS, "vectors")
+DEFAULT_CONFIGS = ["asan64", "asan32", "O0", "O2"]
+
+
+def run_contracts(spec, config, patches=(), quiet=False, vectors=True, docs=None):
+    """Contract (and vector) records of one subject in one configuration,
+    classified against the documented findings (docs: known.Documented)."""
+    out = build(spec, config, patches, quiet)
+    identity = info(out)["identity"]
+    env = toolchain.sanitizer_env("runner")
+    docs = docs or known.Documented()
+    recs = []
+    runners = [(CONTRACT_SOURCES, "contracts", [])]
+    if vectors:
+        runners.append((VECTOR_SOURCES, "vectors", ["--dir", VECTOR_DIR]))
+    for sources, name, args in runners:
+        program = link_runner(out, config, runner_sources(*sources), name)
+        proc = subprocess.run(toolchain.run_argv(config, [program] + args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, errors="replace", env=env, timeout=3600)
+        if proc.returncode != 0:
+            raise BadInput("%s runner for %s [%s] stopped: %s" % (
+                name, spec, config, (proc.stderr.strip().splitlines() or ["?"])[-1]))
+        recs += [known.classify(r, docs) for r in
+                 records.read_jsonl(proc.stdout, config=config, spec=spec, identity=identity)]
+    return recs
+
+
+def configs_for(spec, configs):
+    """The configurations a subject can be built in (Debian ships liblz4 for
+    the native ABI only)."""
+    return [c for c in configs if spec != "system" or toolchain.bits_of(c) == 64]

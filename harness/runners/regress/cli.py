@@ -1,0 +1,99 @@
+"""`python3 -m harness regress`: run the regression cases on subjects."""
+import argparse
+import json
+import sys
+
+from harness import toolchain
+from harness.errors import EXIT_BAD_INPUT, BadInput
+from harness.runners.regress.cases import load_cases
+from harness.runners.regress.mutants import run_mutants
+from harness.runners.regress.run import run_subject, summarize
+
+USAGE = """\
+  python3 -m harness regress [--config C]... [--patch F]... [--case ID]... [--json FILE] SPEC...
+  python3 -m harness regress --mutants [--case ID]...
+  python3 -m harness regress --check        validate every case file, run nothing
+
+Each test of each case runs in its own process with a timeout, in every
+configuration the case applies to (its "bits" and "configs"). A case passes
+on a subject when every applicable test passes in every configuration; a
+failure on a generation the case lists under "known_findings" is reported
+as a known finding.
+
+--mutants shows that every case can fail: each case names, in "fails_on",
+subjects that have the bug (ref mutants, broken adapters, real trees); the
+case must FAIL on each of them and pass on ref.
+
+A test whose entry is "fuzz:TARGET" runs its input (hex:HEX or file:PATH)
+through that fuzz target's replay build on the subject; expect "pass" means
+the replay exits 0. Optional call keys: "base" (base_vs_candidate: the base
+subject, default ref), "ignore" and "skip" (LZ4GATE_FUZZ_IGNORE /
+LZ4GATE_FUZZ_SKIP). These tests come from `python3 -m harness fuzz triage`.
+
+Exit status: 0 ok, 1 an unexpected FAIL (or, with --mutants, a case that
+nothing fails), 2 bad input.
+"""
+
+
+def print_matrix(recs, out=sys.stdout):
+    cells = summarize(recs)
+    specs, cases = [], []
+    for r in recs:
+        if r["spec"] not in specs:
+            specs.append(r["spec"])
+        if r["case"] not in cases:
+            cases.append(r["case"])
+    width = max([len(c) for c in cases] + [4])
+    print("%-*s  %s" % (width, "case", "  ".join("%-14s" % s for s in specs)), file=out)
+    for c in cases:
+        row = ["%-14s" % ("-" if cells.get((c, s)) is None else cells[(c, s)]["status"])
+               for s in specs]
+        print("%-*s  %s" % (width, c, "  ".join(row)), file=out)
+    for (c, s), r in sorted(cells.items()):
+        if r["status"] in ("FAIL", "known finding"):
+            print("%s %s on %s [%s]: %s" % (r["status"], c, s, r["config"], r["evidence"]),
+                  file=out)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="harness regress", description=USAGE,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("specs", nargs="*", metavar="SPEC")
+    ap.add_argument("--config", action="append", default=[])
+    ap.add_argument("--patch", action="append", default=[])
+    ap.add_argument("--case", action="append", default=[])
+    ap.add_argument("--json", metavar="FILE")
+    ap.add_argument("--mutants", action="store_true")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("-q", "--quiet", action="store_true")
+    args = ap.parse_args(argv)
+    try:
+        for c in args.config:
+            if c not in toolchain.CONFIGS:
+                raise BadInput("unknown configuration '%s'; use one of: %s"
+                               % (c, ", ".join(toolchain.RUNNER_CONFIGS)))
+        cases = load_cases(args.case)
+        if args.check:
+            print("%d cases valid" % len(cases))
+            return 0
+        if args.mutants:
+            problems = run_mutants(cases)
+            for p in problems:
+                print("DEFECT: " + p)
+            print("%d cases: %s" % (len(cases), "every exercised case fails on its bug"
+                                    if not problems else "%d problems" % len(problems)))
+            return 1 if problems else 0
+        if not args.specs:
+            raise BadInput("name at least one SPEC (e.g. ref upstream kernel)")
+        recs = []
+        for spec in args.specs:
+            recs += run_subject(spec, cases, args.config, args.patch, args.quiet)
+    except BadInput as e:
+        print("harness regress: %s" % e, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.json:
+        with open(args.json, "w") as f:
+            for r in recs:
+                f.write(json.dumps(r) + "\n")
+    print_matrix(recs)
+    return 1 if any(r["status"] == "FAIL" for r in recs) else 0

@@ -1,0 +1,101 @@
+/*
+ * Regression-case runner: one test of one case (a regress/cases JSON file),
+ * flattened by harness/runners/regress/run.py into key=value arguments,
+ * against the subject linked into this program. Prints one JSON record
+ * ({"verdict", "evidence", "return"}); the driver runs it in its own
+ * process with a timeout, so a crash or a hang is a result.
+ *
+ * Keys (sizes may be expressions: a number, or input|decoded|bound, with an
+ * optional +N or -N; "-1" is a literal -1):
+ *   entry=decompress_safe|decompress_safe_partial|decompress_fast|
+ *         decompress_safe_using_dict|compress_default|compress_fast|
+ *         compress_hc|compress_dest_size|unlz4 (mode=fill: fill callback)|
+ *         old_decompress|old_decompress_unknown|old_compress|old_hc_compress
+ *         (kernel 3.11-4.10 API: 0/-1 returns, sizes through pointers)|
+ *         frame_decompress|frame_reset_then_decode|frame_compress|
+ *         frame_compress_stream (LZ4 frame API: keys in regress_frame.c)
+ *         (decoders and compressors: regress_block.c; unlz4: regress_unlz4.c)
+ *   input=hex:HEX | file:PATH | pattern:BYTExCOUNT,... | compress:KIND:SIZE[:SEED]
+ *         (compress: the block ref makes of generated data; "decoded" = SIZE)
+ *   data=KIND:SIZE[:SEED] | pattern:... | concat:SPEC+SPEC...  (compressor input)
+ *   src_size= target= capacity= original= acceleration= level= dict=hex:...
+ *   len=EXPR     old decoders: the size set through the pointer argument
+ *                (*src_len consumed / *dest_len decoded) must equal EXPR
+ *   dst_len=EXPR old compressors: *dst_len on entry (default 0; ignored by
+ *                the API)
+ *   expect=reject | decoded | return:EXPR | roundtrip (compressors: 0 or a block
+ *          that decodes to the input; dest_size: to the consumed prefix)
+ *          | any (decoders: every return value is acceptable; only a crash,
+ *          a sanitizer report or a hang fails: "result": "acceptable")
+ *   in_place=1   decode with the block at the end of the output buffer
+ *                (margin = (compressed >> 8) + 32)
+ *   high=1       place buffers at high addresses (32-bit pointer wrap)
+ *   repeat_capacity=FROM:TO  run the call once per capacity in [FROM, TO]
+ * Input and output buffers always end at a guard page.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "case_parse.h"
+#include "regress.h"
+#include "subject.h"
+
+static const struct { const char *entry; unsigned cap; } entries[] = {
+    { "unlz4", CAP_UNLZ4 },
+    { "decompress_safe", CAP_DECOMPRESS_SAFE },
+    { "decompress_safe_partial", CAP_DECOMPRESS_PARTIAL },
+    { "decompress_fast", CAP_DECOMPRESS_FAST },
+    { "decompress_safe_using_dict", CAP_DECOMPRESS_USING_DICT },
+    { "compress_default", CAP_COMPRESS_DEFAULT },
+    { "compress_fast", CAP_COMPRESS_FAST },
+    { "compress_hc", CAP_COMPRESS_HC },
+    { "compress_dest_size", CAP_COMPRESS_DEST_SIZE },
+    { "old_decompress", CAP_OLD_KERNEL_DECOMPRESS },
+    { "old_decompress_unknown", CAP_OLD_KERNEL_DECOMPRESS_UNKNOWN },
+    { "old_compress", CAP_OLD_KERNEL_COMPRESS },
+    { "old_hc_compress", CAP_OLD_KERNEL_HC_COMPRESS },
+    { "frame_decompress", CAP_FRAME_DECOMPRESS },
+    { "frame_reset_then_decode", CAP_FRAME_DECOMPRESS | CAP_FRAME_RESET },
+    { "frame_compress", CAP_FRAME_COMPRESS },
+    { "frame_compress_stream", CAP_FRAME_COMPRESS_STREAM },
+};
+
+static case_result run_entry(const struct lz4_subject *s, const char *entry, int argc,
+                             char **argv)
+{
+    if (!strncmp(entry, "frame_", 6))
+        return regress_frame_entry(s, entry, argc, argv);
+    if (!strcmp(entry, "unlz4"))
+        return regress_unlz4_entry(s, argc, argv);
+    if (!strncmp(entry, "decompress", 10) || !strncmp(entry, "old_decompress", 14))
+        return regress_decode_entry(s, entry, argc, argv);
+    return regress_compress_entry(s, entry, argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+    const struct lz4_subject *s = lz4gate_subject();
+    const char *entry = case_arg(argc, argv, "entry");
+    unsigned need = 0;
+    case_result res;
+    size_t i;
+
+    if (!entry)
+        case_die("missing entry", "");
+    for (i = 0; i < sizeof entries / sizeof entries[0]; i++)
+        if (!strcmp(entries[i].entry, entry))
+            need = entries[i].cap;
+    if (!need)
+        case_die("unknown entry", entry);
+    if ((s->caps & need) != need) {
+        printf("{\"verdict\":\"n/a\",\"evidence\":\"no %s entry point\"}\n", entry);
+        return 0;
+    }
+    res = run_entry(s, entry, argc, argv);
+    if (res.verdict == CASE_NOT_APPLICABLE)
+        printf("{\"verdict\":\"n/a\",\"evidence\":\"%s\"}\n", res.evidence);
+    else
+        printf("{\"verdict\":\"%s\",\"evidence\":\"%s\",\"return\":%lld}\n",
+               res.verdict == CASE_PASS ? "pass" : "FAIL", res.evidence, res.returned);
+    return 0;
+}

@@ -1,0 +1,190 @@
+"""Running regression cases on a subject.
+
+Each test of each case runs in its own process (regress/*.c linked with the
+subject), with a timeout, in every configuration the case applies to (its
+"bits" and "configs"), so a crash or a hang is a result. A case passes on a
+subject when every applicable test passes in every configuration; a failure
+on a generation the case lists under "known_findings" is a known finding.
+
+A test whose entry is "fuzz:TARGET" runs its input through that fuzz
+target's replay build on the subject (harness/fuzzing); expect "pass" means
+the replay exits 0.
+"""
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+
+from harness import toolchain
+from harness.errors import CaseError
+from harness.fuzzing import build as fuzz_build
+from harness.report.failure import ORACLE_RE, first_sanitizer_line, report_of
+from harness.fuzzing.targets import PAIR_TARGET
+from harness.report import known, records
+from harness.runners.link import link_runner, runner_sources
+from harness.runners.regress.cases import FUZZ_ENTRY, fuzz_input
+from harness.subjects.build import build, generation, info
+
+RUNNER_SOURCES = ("regress/regress.c", "regress/case_parse.c", "regress/regress_block.c",
+                  "regress/regress_unlz4.c", "regress/regress_frame.c", "common/frame_driver.c",
+                  "common/frame_make.c", "common/guard.c", "subject_names.c",
+                  "common/testdata.c")
+DEFAULT_CONFIGS = {"64": ["asan64", "O0", "O2"], "32": ["asan32", "O0-32", "O2-32"]}
+
+
+def configs_for(case, requested):
+    """The configurations a case runs in: its own list or its bits' defaults;
+    when configurations are requested, those of them whose bits fit (and
+    that the case's own list allows)."""
+    bits = ["64", "32"] if case["bits"] == "both" else [case["bits"]]
+    if requested:
+        wanted = [c for c in requested if not case.get("configs") or c in case["configs"]]
+    else:
+        # By default only what this machine can run (a kernel without IA-32
+        # emulation runs the plain 32-bit builds under an emulator, not asan32).
+        wanted = [c for c in case.get("configs") or [c for b in bits for c in DEFAULT_CONFIGS[b]]
+                  if toolchain.runnable(c)]
+    return [c for c in wanted if str(toolchain.bits_of(c)) in bits]
+
+
+def call_args(call):
+    return ["%s=%s" % (k, v) for k, v in sorted(call.items())]
+
+
+def ubsan_line(text):
+    return next((l.strip() for l in text.splitlines() if "runtime error:" in l), "")
+
+
+def run_fuzz_test(test, spec, config, patches, timeout):
+    """One fuzz:TARGET test: the input through the target's replay build."""
+    call = test["call"]
+    target = call["entry"][len(FUZZ_ENTRY):]
+    data = fuzz_input(call, "test %s" % test["tcId"])
+    a = argparse.Namespace(target=target, engine="replay", bits=str(toolchain.bits_of(config)),
+                           config=config, subject=spec, patch=list(patches), subject_b=None,
+                           patch_b=[])
+    if target == PAIR_TARGET:
+        a.subject, a.patch = call.get("base", "ref"), []
+        a.subject_b, a.patch_b = spec, list(patches)
+    binary = fuzz_build.build(a)
+    env = toolchain.sanitizer_env("runner")
+    for key, var in (("ignore", "LZ4GATE_FUZZ_IGNORE"), ("skip", "LZ4GATE_FUZZ_SKIP")):
+        env.pop(var, None)
+        if call.get(key):
+            env[var] = call[key]
+    with tempfile.NamedTemporaryFile(prefix="lz4gate-fuzz-case-", suffix=".bin") as f:
+        f.write(data)
+        f.flush()
+        try:
+            proc = subprocess.run(toolchain.run_argv(config, [binary, f.name]), stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, universal_newlines=True,
+                                  errors="replace", env=env, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return {"verdict": "TIMEOUT", "evidence": "no result after %d s" % timeout}
+    text = proc.stdout
+    if proc.returncode == 0:
+        return {"verdict": "pass", "evidence": "", "ubsan": ubsan_line(text)}
+    if proc.returncode == 2 and "replay:" in text and "failing input" not in text:
+        raise CaseError("test %s: %s" % (test["tcId"], text.strip().splitlines()[-1]))
+    oracle = ORACLE_RE.search(text)
+    if oracle:
+        return {"verdict": "FAIL", "evidence": oracle.group(0).strip(), "ubsan": ubsan_line(text)}
+    return {"verdict": "CRASH", "evidence": first_sanitizer_line(text) or
+            "exit status %d, no verdict" % proc.returncode, "ubsan": ubsan_line(text),
+            "report": report_of(text)}
+
+
+def run_test(program, test, timeout, config):
+    try:
+        proc = subprocess.run(toolchain.run_argv(config, [program] + call_args(test["call"])),
+                              stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, universal_newlines=True,
+                              errors="replace", env=toolchain.sanitizer_env("runner"),
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"verdict": "TIMEOUT", "evidence": "no result after %d s" % timeout}
+    for line in proc.stdout.splitlines():
+        if line.startswith("{"):
+            rec = json.loads(line)
+            if rec["verdict"] == "ERROR":
+                raise CaseError("test %s: %s" % (test["tcId"], rec["evidence"]))
+            rec["ubsan"] = ubsan_line(proc.stderr)
+            return rec
+    return {"verdict": "CRASH", "evidence": first_sanitizer_line(proc.stderr) or
+            "exit status %d, no verdict" % proc.returncode, "ubsan": ubsan_line(proc.stderr),
+            "report": report_of(proc.stderr)}
+
+
+def run_case(case, spec, config, program, subject, patches=()):
+    """One record per (case, subject, config): the first failing test, or pass."""
+    rec = {"case": case["id"], "spec": spec, "config": config,
+           "generation": generation(subject), "identity": subject["identity"],
+           "check": case["id"], "entry": case.get("entry"), "class": case.get("class"),
+           "verdict": "pass", "evidence": "", "ubsan": ""}
+    if not case["exercised"]:
+        rec.update(verdict="n/a", evidence="not exercised here: " + case["reason"])
+        return rec
+    applicable = 0
+    for test in case["tests"]:
+        timeout = int(test.get("max_seconds", case.get("max_seconds", 120)))
+        if str(test["call"]["entry"]).startswith(FUZZ_ENTRY):
+            r = run_fuzz_test(test, spec, config, patches, timeout)
+        else:
+            r = run_test(program, test, timeout, config)
+        if r["verdict"] == "n/a":
+            continue
+        applicable += 1
+        if r.get("ubsan") and not rec["ubsan"]:
+            rec["ubsan"] = r["ubsan"]
+        if r["verdict"] != "pass":
+            if r.get("report"):
+                rec["report"] = r["report"]
+            rec.update(verdict=r["verdict"], test=test["tcId"],
+                       evidence="test %s (%s): %s" % (test["tcId"], test["comment"],
+                                                      r["evidence"]))
+            break
+    if not applicable:
+        rec.update(verdict="n/a", evidence="the subject has none of the entry points")
+    return rec
+
+
+def classify(rec, case, docs):
+    """status, with the case's documented finding for the record's tree and
+    configuration (harness/report/known.py)."""
+    rec["status"] = records.status_of(rec["verdict"])
+    if rec["status"] == "FAIL" and docs.case(case, rec["identity"], rec["config"]):
+        rec["status"] = "known finding"
+        rec["finding"] = case["id"]
+    return rec
+
+
+def run_subject(spec, cases, requested_configs=(), patches=(), quiet=False, docs=None):
+    """Records of every case on one subject, config by config."""
+    docs = docs or known.Documented()
+    out = []
+    configs = []
+    for case in cases:
+        for c in configs_for(case, requested_configs):
+            if c not in configs:
+                configs.append(c)
+    for config in configs:
+        if spec == "system" and toolchain.bits_of(config) != 64:
+            continue
+        subject_dir = build(spec, config, patches, quiet=True)
+        program = link_runner(subject_dir, config, runner_sources(*RUNNER_SOURCES), "regress")
+        subject = info(subject_dir)
+        for case in cases:
+            if config not in configs_for(case, requested_configs):
+                continue
+            if not quiet:
+                print("regress: %s [%s] %s" % (spec, config, case["id"]), file=sys.stderr,
+                      flush=True)
+            out.append(classify(run_case(case, spec, config, program, subject, patches), case,
+                                docs))
+    return out
+
+
+def summarize(recs):
+    """(case, spec) -> the worst record over configurations."""
+    return records.worst_by(recs, lambda r: (r["case"], r["spec"]))

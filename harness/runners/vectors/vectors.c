@@ -1,0 +1,251 @@
+/*
+ * Known-answer vectors: runs every vector of corpus/vectors/ (written by
+ * make_vectors.c and described by its index.json; vector_load.h reads them)
+ * on the subject linked into this program.
+ *
+ * For each vector and each decoder entry point the subject has:
+ *   decompress_safe             whole-block vectors without a dictionary
+ *   decompress_safe_partial     target = capacity (vectors without a
+ *                               dictionary and with capacity > 0)
+ *   decompress_safe_using_dict  vectors with a dictionary
+ * the block is copied to a buffer that ends at a guard page (guard.h),
+ * the output buffer ends at one too, and the call runs in a child process
+ * (isolate.h). It runs twice, into an output buffer filled with 0x00
+ * and one filled with 0xFF: the result must not depend on what the buffer
+ * held (the information leak the spec warns about for offset 0).
+ *
+ * Verdict: pass iff
+ *   the subject accepts (returns r >= 0) and a profile whose expectation is
+ *   "valid" has output_size r and the SHA-256 of the r bytes written, or
+ *   the subject rejects (r < 0) and a profile expects "invalid";
+ * and both runs agree. One exception: a partial decode of a block that is
+ * "malformed" (no profile accepts it even with ample capacity: truncated,
+ * bad offset...) may also return its first r bytes, r <= prefix_size, as far
+ * as the block defines them before its defect: upstream's
+ * LZ4_decompress_safe_partial returns what it decoded when the input ends,
+ * the kernel's does for some truncations, the reference rejects; none of
+ * these is wrong, producing bytes the block does not define is. The prefix
+ * is recomputed with the reference decoder and checked against the index.
+ * That exception is the row PARTIAL_EARLY_END of ref's latitude table
+ * (ref/profile.c); the runner refuses to start if the row is missing.
+ * Otherwise FAIL (or CRASH: a guard page, ASan, a signal). One JSON record
+ * per line, the same fields as the contract runner (jsonl.h):
+ *   {"subject","generation","check":"vector.<id>.<entry point>","verdict",
+ *    "evidence","ubsan"}
+ *
+ * Usage: vectors [--list] [--no-fork] [--only PREFIX] [--dir DIR]
+ *   DIR defaults to corpus/vectors (run from the top of lz4gate).
+ * Exit status: 0 when every record was printed (verdicts are in the records),
+ * 2 when the index or a vector file cannot be read.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "guard.h"
+#include "isolate.h"
+#include "jsonl.h"
+#include "lz4ref.h"
+#include "sha256.h"
+#include "subject.h"
+#include "vector_load.h"
+
+static const struct lz4_subject *S;
+
+enum entry_point { EP_SAFE, EP_PARTIAL, EP_USING_DICT, EP_COUNT };
+static const char *const ep_names[EP_COUNT] = {
+    "decompress_safe", "decompress_safe_partial", "decompress_safe_using_dict"
+};
+static const unsigned ep_caps[EP_COUNT] = {
+    CAP_DECOMPRESS_SAFE, CAP_DECOMPRESS_PARTIAL, CAP_DECOMPRESS_USING_DICT
+};
+
+/* ---- the check ---------------------------------------------------------- */
+
+typedef struct job {
+    const vector *v;
+    enum entry_point ep;
+} job;
+
+static int call(const job *j, const guard_buf *in, const guard_buf *dict, guard_buf *out)
+{
+    const vector *v = j->v;
+    int cap = (int)v->capacity;
+    switch (j->ep) {
+    case EP_SAFE:
+        return S->decompress_safe((const char *)in->data, (char *)out->data, (int)v->block_len,
+                                  cap);
+    case EP_PARTIAL:
+        return S->decompress_safe_partial((const char *)in->data, (char *)out->data,
+                                          (int)v->block_len, cap, cap);
+    case EP_USING_DICT:
+        return S->decompress_safe_using_dict((const char *)in->data, (char *)out->data,
+                                             (int)v->block_len, cap,
+                                             (const char *)dict->data, (int)v->dict_len);
+    case EP_COUNT:
+        break;
+    }
+    return -1;
+}
+
+static void describe(char *buf, size_t cap, const expectation *e)
+{
+    static const char *const names[2] = { "strict", "compatible" };
+    size_t n = 0;
+    int i;
+    buf[0] = 0;
+    for (i = 0; i < 2 && n < cap; i++) {
+        const expect *x = &e->prof[i];
+        int w = x->valid ? snprintf(buf + n, cap - n, "%s%s: valid, %zu bytes (%.12s)",
+                                    i ? "; " : "", names[i], x->output_size, x->sha)
+                         : snprintf(buf + n, cap - n, "%s%s: invalid (%s)", i ? "; " : "",
+                                    names[i], x->status);
+        if (w < 0)
+            break;
+        n += (size_t)w;
+    }
+}
+
+/* The latitude this runner applies (ref/profile.c), looked up in main. */
+static const ref_latitude *early_end;
+
+static int chk_vector(const void *arg, char *msg, unsigned cap)
+{
+    const job *j = arg;
+    const vector *v = j->v;
+    const expectation *e = j->ep == EP_PARTIAL ? &v->partial : &v->whole;
+    guard_buf in = guard_dup(v->block, v->block_len);
+    guard_buf dict = guard_dup(v->dict ? v->dict : (const unsigned char *)"", v->dict_len);
+    guard_buf o0 = guard_alloc(v->capacity, 0x00), o1 = guard_alloc(v->capacity, 0xFF);
+    char want[300], got_sha[65] = "";
+    int r0, r1, bad = 0, i;
+
+    guard_label(&dict, "dictionary");
+    r0 = call(j, &in, &dict, &o0);
+    r1 = call(j, &in, &dict, &o1);
+
+    describe(want, sizeof want, e);
+    if (r0 != r1 || (r0 > 0 && (size_t)r0 <= v->capacity &&
+                     memcmp(o0.data, o1.data, (size_t)r0) != 0)) {
+        snprintf(msg, cap, "the result depends on the output buffer's previous content: "
+                 "returned %d into 0x00 bytes, %d into 0xFF bytes%s", r0, r1,
+                 r0 == r1 ? ", different bytes" : "");
+        bad = 1;
+    } else if (r0 >= 0 && j->ep == EP_PARTIAL && e->malformed) {
+        /* Malformed block, partial decode: a prefix of what it defines. */
+        if ((size_t)r0 > e->prefix_size ||
+            (r0 > 0 && memcmp(o0.data, v->prefix, (size_t)r0) != 0)) {
+            if ((size_t)r0 <= v->capacity)
+                sha256_hex(o0.data, (size_t)r0, got_sha);
+            snprintf(msg, cap, "malformed block accepted: returned %d (output %.12s), not a "
+                     "prefix of the %zu bytes it defines before its defect (%.12s), which "
+                     "is all %s allows", r0, got_sha, e->prefix_size, e->prefix_sha,
+                     early_end->name);
+            bad = 1;
+        }
+    } else if (r0 >= 0) {
+        int matched = 0;
+        if ((size_t)r0 > v->capacity) {
+            snprintf(msg, cap, "accepted: returned %d, more than the capacity %zu", r0,
+                     v->capacity);
+            bad = 1;
+        } else {
+            sha256_hex(o0.data, (size_t)r0, got_sha);
+            for (i = 0; i < 2; i++)
+                if (e->prof[i].valid && e->prof[i].output_size == (size_t)r0 &&
+                    !strcmp(e->prof[i].sha, got_sha))
+                    matched = 1;
+            if (!matched) {
+                snprintf(msg, cap, "accepted: returned %d (output %.12s); expected %s", r0,
+                         got_sha, want);
+                bad = 1;
+            }
+        }
+    } else if (r0 < 0 && j->ep == EP_PARTIAL && e->malformed) {
+        /* rejecting a malformed block is always right */
+    } else if (e->prof[0].valid && e->prof[1].valid) {
+        snprintf(msg, cap, "rejected: returned %d; expected %s", r0, want);
+        bad = 1;
+    }
+    guard_free(&in);
+    guard_free(&dict);
+    guard_free(&o0);
+    guard_free(&o1);
+    return bad;
+}
+
+/* ---- main ----------------------------------------------------------------- */
+
+static int applies(const vector *v, enum entry_point ep)
+{
+    switch (ep) {
+    case EP_SAFE: return v->dict == NULL;
+    case EP_PARTIAL: return v->dict == NULL && v->partial.present && v->capacity > 0;
+    case EP_USING_DICT: return v->dict != NULL;
+    case EP_COUNT: break;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int i, list = 0, no_fork = 0;
+    const char *only = NULL, *dir = "corpus/vectors";
+    vector *vs;
+    size_t n, k;
+
+    early_end = ref_latitude_named("PARTIAL_EARLY_END");
+    if (!early_end) {
+        fprintf(stderr, "vectors: ref/profile.c has no PARTIAL_EARLY_END latitude\n");
+        return 2;
+    }
+    for (i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--list"))
+            list = 1;
+        else if (!strcmp(argv[i], "--no-fork"))
+            no_fork = 1;
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            only = argv[++i];
+        else if (!strcmp(argv[i], "--dir") && i + 1 < argc)
+            dir = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--list] [--no-fork] [--only PREFIX] [--dir DIR]\n",
+                    argv[0]);
+            return 2;
+        }
+    }
+    if (!sha256_self_test())
+        fatal("SHA-256 self-test failed");
+    S = lz4gate_subject();
+    vs = load_vectors(dir, &n);
+    for (k = 0; k < n; k++) {
+        int ep;
+        for (ep = 0; ep < EP_COUNT; ep++) {
+            char id[160];
+            job j;
+            isolate_result r;
+            if (!applies(&vs[k], (enum entry_point)ep))
+                continue;
+            snprintf(id, sizeof id, "vector.%s.%s", vs[k].id, ep_names[ep]);
+            if (only && strncmp(id, only, strlen(only)) != 0)
+                continue;
+            if (list) {
+                printf("%s\n", id);
+                continue;
+            }
+            j.v = &vs[k];
+            j.ep = (enum entry_point)ep;
+            if ((S->caps & ep_caps[ep]) != ep_caps[ep]) {
+                memset(&r, 0, sizeof r);
+                r.verdict = V_NOT_APPLICABLE;
+                snprintf(r.evidence, sizeof r.evidence, "no %s entry point",
+                         subject_cap_name(ep_caps[ep]));
+            } else {
+                r = isolate_run(chk_vector, &j, 30, no_fork);
+            }
+            print_record(S, id, &r);
+        }
+    }
+    free_vectors(vs, n);
+    return 0;
+}

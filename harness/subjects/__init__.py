@@ -1,0 +1,11 @@
+"""Subjects: the LZ4 implementations under test.
+
+  spec.py      SPEC -> Subject (kind, tree, LZ4 files, content id)
+  stage.py     copy + patch into build/stage/ (never the user's tree)
+  recipes/     one build recipe per kind (ref, upstream, system, kernel)
+  build.py     run the recipe, isolate symbols, cache the result
+  fetch/       fetch the default trees from Debian's archive
+  fixtures.py  synthetic trees (tests/fixtures) for testing lz4gate itself
+  adapters/    C: the subject ABI (subject.h) and one adapter per kind
+  kshim/       C: the kernel headers the kernel's LZ4 files need, written here
+"""

@@ -1,0 +1,304 @@
+/*
+ * Deliberately broken subjects, to show that the contract tests, fuzzers
+ * and regression cases fail when a subject misbehaves. Built as the spec
+ * "broken:MODE"; wraps the reference adapter and breaks one contract:
+ *
+ *   write_past_capacity  compressors write one byte at dst[capacity]
+ *   short_return         decompress_safe reports one byte less than written
+ *   ignore_capacity      decompress_safe decodes as if the capacity were 1 MiB
+ *   partial_overshoot    decompress_safe_partial writes past the target
+ *   bad_bound            compress_bound forgets the +16
+ *   no_negative_guard    decompress_safe_partial lacks the "size < 0" guard
+ *                        (the pre-CVE-2021-3520 pattern)
+ *   frame_reset_noop     LZ4F-style reset does nothing: a context that saw an
+ *                        error stays unusable (the ULZ4-2023-1227 class)
+ *   frame_write_past     the frame decoder writes one byte past the output
+ *                        room it was offered
+ *   frame_state_reuse    a compression context keeps the work state it
+ *                        allocated for its first frame's level and reuses it
+ *                        for a later, higher level (the ULZ4-2021-974 class)
+ *   frame_dict_uninit    a fresh decompression context given a dictionary on
+ *                        its first call reads it through a pointer not yet
+ *                        set up (the ULZ4-2017-LZ4F-DICT class)
+ *   frame_dict_unbounded the dictionary is copied whole into a 64 KiB window
+ *                        (the ULZ4-2018-LZ4F-DICTSZ class)
+ *   unlz4_short_flush    unlz4 hands one byte less of each chunk to flush()
+ *   unlz4_no_padding     unlz4 fails on a zero word between members, as
+ *                        before Linux 5.14 (KLZ4-UNLZ4-PAD)
+ *   unlz4_fill_eof_error unlz4 in fill mode reports "data corrupted" at the
+ *                        end of a good stream (the 3.11 KLZ4-UNLZ4-FILL class)
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lz4ref.h"
+#include "subject.h"
+
+const struct lz4_subject *lz4gate_ref_subject(void);
+
+#define MODE_write_past_capacity 1
+#define MODE_short_return 2
+#define MODE_ignore_capacity 3
+#define MODE_partial_overshoot 4
+#define MODE_bad_bound 5
+#define MODE_no_negative_guard 6
+#define MODE_frame_reset_noop 7
+#define MODE_frame_write_past 8
+#define MODE_frame_state_reuse 9
+#define MODE_frame_dict_uninit 10
+#define MODE_frame_dict_unbounded 11
+#define MODE_unlz4_short_flush 12
+#define MODE_unlz4_no_padding 13
+#define MODE_unlz4_fill_eof_error 14
+#define MODE_(m) MODE_##m
+#define MODE(m) MODE_(m)
+#if !defined(BROKEN)
+#error "build with -DBROKEN=<mode>"
+#endif
+#define SELECTED MODE(BROKEN)
+
+static struct lz4_subject broken;
+
+static int b_compress_default(const char *s, char *d, int n, int cap)
+{
+    int r = lz4gate_ref_subject()->compress_default(s, d, n, cap);
+    if (SELECTED == MODE_write_past_capacity && cap >= 0)
+        d[cap] = 0x5A;     /* one byte past the capacity */
+    return r;
+}
+
+static int b_decompress_safe(const char *s, char *d, int n, int cap)
+{
+    int r;
+    if (SELECTED == MODE_ignore_capacity)
+        cap = 1 << 20;
+    r = lz4gate_ref_subject()->decompress_safe(s, d, n, cap);
+    if (SELECTED == MODE_short_return && r > 0)
+        r--;
+    return r;
+}
+
+static int b_decompress_safe_partial(const char *s, char *d, int n, int target, int cap)
+{
+    int r;
+    if (SELECTED == MODE_no_negative_guard && (target < 0 || cap < 0)) {
+        /* The sizes go through as huge unsigned values, as in a decoder
+         * without the guard. */
+        ref_decode_params p;
+        ref_decode_result res;
+        memset(&p, 0, sizeof p);
+        p.src = (const uint8_t *)s; p.src_len = (size_t)n;
+        p.dst = (uint8_t *)d; p.dst_cap = (size_t)cap;
+        p.partial = 1; p.target = (size_t)target;
+        res = ref_decode(&p);
+        return res.status == REF_OK ? (int)res.written : -1;
+    }
+    r = lz4gate_ref_subject()->decompress_safe_partial(s, d, n, target, cap);
+    if (SELECTED == MODE_partial_overshoot && r >= 0 && r < cap)
+        d[r] = 0x5A, r++;
+    return r;
+}
+
+static int b_compress_bound(int n)
+{
+    int r = lz4gate_ref_subject()->compress_bound(n);
+    return SELECTED == MODE_bad_bound && r > 0 ? r - 16 : r;
+}
+
+static void b_frame_reset(void *dctx)
+{
+    if (SELECTED != MODE_frame_reset_noop)
+        lz4gate_ref_subject()->frame_dctx_reset(dctx);
+}
+
+static long long b_frame_decompress(void *dctx, unsigned char *dst, size_t *dst_len,
+                                    const unsigned char *src, size_t *src_len,
+                                    const unsigned char *dict, size_t dict_len)
+{
+    size_t room = *dst_len;
+    long long r = lz4gate_ref_subject()->frame_decompress(dctx, dst, dst_len, src, src_len, dict,
+                                                          dict_len);
+    if (SELECTED == MODE_frame_write_past && *dst_len > 0)
+        dst[room] = 0x5A;     /* one byte past the room offered */
+    return r;
+}
+
+/* Decompression contexts: the reference's, plus what the faults need. */
+struct b_dctx {
+    void *inner;
+    int started;
+    const unsigned char *dict_seen;   /* set on the first call: read before it */
+};
+
+static void *b_dctx_create(void)
+{
+    struct b_dctx *d = calloc(1, sizeof *d);
+    if (!d)
+        abort();
+    d->inner = lz4gate_ref_subject()->frame_dctx_create();
+    return d;
+}
+
+static void b_dctx_free(void *p)
+{
+    struct b_dctx *d = p;
+    lz4gate_ref_subject()->frame_dctx_free(d->inner);
+    free(d);
+}
+
+static void b_frame_reset2(void *p)
+{
+    struct b_dctx *d = p;
+    d->started = 0;
+    b_frame_reset(d->inner);
+}
+
+static long long b_frame_decompress2(void *p, unsigned char *dst, size_t *dst_len,
+                                     const unsigned char *src, size_t *src_len,
+                                     const unsigned char *dict, size_t dict_len)
+{
+    struct b_dctx *d = p;
+    if (SELECTED == MODE_frame_dict_uninit && dict && !d->started) {
+        volatile unsigned char first = d->dict_seen[0];   /* NULL: not set up yet */
+        (void)first;
+    }
+    if (SELECTED == MODE_frame_dict_unbounded && dict && !d->started) {
+        /* Through a volatile pointer, so the compiler cannot drop the copy
+         * of a buffer nobody reads. */
+        void *(*volatile copy)(void *, const void *, size_t) = memcpy;
+        unsigned char *window = malloc(65536);
+        if (!window)
+            abort();
+        copy(window, dict, dict_len);   /* no "keep the last 64 KiB" */
+        free(window);
+    }
+    d->started = 1;
+    d->dict_seen = dict;
+    return b_frame_decompress(d->inner, dst, dst_len, src, src_len, dict, dict_len);
+}
+
+/* Compression contexts: the reference's, plus a level-sized work state. */
+struct b_cctx {
+    void *inner;
+    unsigned char *state;
+};
+
+static size_t state_size(int level) { return level >= 3 ? 262144 : 16384; }
+
+static void *b_cctx_create(void)
+{
+    struct b_cctx *c = calloc(1, sizeof *c);
+    if (!c)
+        abort();
+    c->inner = lz4gate_ref_subject()->frame_cctx_create();
+    return c;
+}
+
+static void b_cctx_free(void *p)
+{
+    struct b_cctx *c = p;
+    lz4gate_ref_subject()->frame_cctx_free(c->inner);
+    free(c->state);
+    free(c);
+}
+
+static long long b_begin(void *p, unsigned char *dst, size_t cap,
+                         const struct subject_frame_prefs *prefs, const unsigned char *dict,
+                         size_t dict_len)
+{
+    struct b_cctx *c = p;
+    int level = prefs ? prefs->level : 0;
+    if (!c->state || SELECTED != MODE_frame_state_reuse) {
+        free(c->state);
+        c->state = malloc(state_size(level));
+        if (!c->state)
+            abort();
+    }
+    memset(c->state, 0, state_size(level));   /* reused: may be too small */
+    return lz4gate_ref_subject()->frame_compress_begin(c->inner, dst, cap, prefs, dict, dict_len);
+}
+
+static long long b_update(void *p, unsigned char *dst, size_t cap, const unsigned char *src,
+                          size_t n)
+{
+    return lz4gate_ref_subject()->frame_compress_update(((struct b_cctx *)p)->inner, dst, cap,
+                                                         src, n);
+}
+
+static long long b_end(void *p, unsigned char *dst, size_t cap)
+{
+    return lz4gate_ref_subject()->frame_compress_end(((struct b_cctx *)p)->inner, dst, cap);
+}
+
+/* unlz4 */
+static unlz4_flush_fn user_flush;
+
+static long short_flush(void *buf, unsigned long size)
+{
+    long r = user_flush(buf, size ? size - 1 : 0);
+    return r == (long)(size ? size - 1 : 0) ? (long)size : r;
+}
+
+static int b_unlz4(unsigned char *input, long in_len, unlz4_fill_fn fill, unlz4_flush_fn flush,
+                   unsigned char *output, long *posp, unlz4_error_fn error)
+{
+    long pos = 0;
+    int r;
+    if (SELECTED == MODE_unlz4_short_flush && flush) {
+        user_flush = flush;
+        flush = short_flush;
+    }
+    r = lz4gate_ref_subject()->unlz4(input, in_len, fill, flush, output, &pos, error);
+    if (posp)
+        *posp = pos;
+    if (SELECTED == MODE_unlz4_no_padding && r == 0 && !fill && in_len - pos >= 4) {
+        error((char *)"Decoding failed");   /* the zero word read as a chunk size */
+        return -1;
+    }
+    if (SELECTED == MODE_unlz4_fill_eof_error && r == 0 && fill) {
+        error((char *)"data corrupted");
+        return -1;
+    }
+    return r;
+}
+
+/* The reference's table with the slots of every fault above replaced: the
+ * block API, the frame decoder, the frame compressor, unlz4. Every mode
+ * has the same table; SELECTED decides which wrapper misbehaves. */
+static void replace_block_slots(struct lz4_subject *t)
+{
+    t->compress_default = b_compress_default;
+    t->decompress_safe = b_decompress_safe;
+    t->decompress_safe_partial = b_decompress_safe_partial;
+    t->compress_bound = b_compress_bound;
+}
+
+static void replace_frame_decoder_slots(struct lz4_subject *t)
+{
+    t->frame_dctx_create = b_dctx_create;
+    t->frame_dctx_free = b_dctx_free;
+    t->frame_dctx_reset = b_frame_reset2;
+    t->frame_decompress = b_frame_decompress2;
+}
+
+static void replace_frame_compressor_slots(struct lz4_subject *t)
+{
+    t->frame_cctx_create = b_cctx_create;
+    t->frame_cctx_free = b_cctx_free;
+    t->frame_compress_begin = b_begin;
+    t->frame_compress_update = b_update;
+    t->frame_compress_end = b_end;
+}
+
+const struct lz4_subject *lz4gate_subject(void)
+{
+    if (!broken.name) {
+        broken = *lz4gate_ref_subject();
+        replace_block_slots(&broken);
+        replace_frame_decoder_slots(&broken);
+        replace_frame_compressor_slots(&broken);
+        broken.unlz4 = b_unlz4;
+        broken.name = "broken";
+    }
+    return &broken;
+}

@@ -1,0 +1,164 @@
+/*
+ * The subject ABI: one table of entry points that every implementation
+ * under test (a "subject") is adapted to, so that contract tests, fuzzers
+ * and regression cases call every subject the same way.
+ *
+ * Rules for adapters (harness/subjects/adapters/adapter_*.c):
+ *  - a slot is filled only when the subject has that entry point; its bit
+ *    in `caps` says so;
+ *  - each slot has the signature and contract of the real API it wraps:
+ *    no extra bounds checks, no clamping, no error mapping beyond what the
+ *    call itself does. A subject's bug must reach the caller unchanged;
+ *  - work memory (wrkmem, state) is allocated per call with malloc, so ASan
+ *    sees it exactly.
+ *
+ * A subject is built into one relocatable object whose only global symbol
+ * is lz4gate_subject() (or, for a second subject in the same program,
+ * lz4gate_subject_b()); everything else, including the subject's own
+ * LZ4_* symbols, is made local. Two copies of LZ4 therefore link into one
+ * process without clashing (harness/subjects/build.py does this).
+ */
+#ifndef LZ4GATE_SUBJECT_H
+#define LZ4GATE_SUBJECT_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Capability bits: which slots are filled. */
+enum subject_cap {
+    CAP_COMPRESS_BOUND = 1u << 0,
+    CAP_DECOMPRESS_SAFE = 1u << 1,
+    CAP_DECOMPRESS_PARTIAL = 1u << 2,
+    CAP_DECOMPRESS_FAST = 1u << 3,
+    CAP_DECOMPRESS_USING_DICT = 1u << 4,
+    CAP_COMPRESS_DEFAULT = 1u << 5,
+    CAP_COMPRESS_FAST = 1u << 6,
+    CAP_COMPRESS_DEST_SIZE = 1u << 7,
+    CAP_COMPRESS_HC = 1u << 8,
+    CAP_COMPRESS_USING_DICT = 1u << 9,
+    CAP_OLD_KERNEL_COMPRESS = 1u << 10,   /* lz4_compress (kernel 3.11-4.10) */
+    CAP_OLD_KERNEL_HC_COMPRESS = 1u << 11, /* lz4hc_compress */
+    CAP_OLD_KERNEL_DECOMPRESS = 1u << 12, /* lz4_decompress (exact output size) */
+    CAP_OLD_KERNEL_DECOMPRESS_UNKNOWN = 1u << 13, /* lz4_decompress_unknownoutputsize */
+    CAP_UNLZ4 = 1u << 14,                 /* kernel lib/decompress_unlz4.c */
+    /* LZ4 frame format (upstream lib/lz4frame.c; ref's own frame codec). */
+    CAP_FRAME_DECOMPRESS = 1u << 15,      /* dctx + LZ4F_decompress */
+    CAP_FRAME_RESET = 1u << 16,           /* LZ4F_resetDecompressionContext */
+    CAP_FRAME_DECOMPRESS_DICT = 1u << 17, /* LZ4F_decompress_usingDict */
+    CAP_FRAME_COMPRESS = 1u << 18,        /* LZ4F_compressFrame + bound */
+    CAP_FRAME_COMPRESS_STREAM = 1u << 19, /* cctx + Begin / Update / End */
+    CAP_FRAME_COMPRESS_CDICT = 1u << 20,  /* LZ4F_compressBegin_usingCDict */
+};
+
+/* Frame preferences, the fields of LZ4F_preferences_t lz4gate draws (a
+ * zeroed struct is LZ4F's default). */
+struct subject_frame_prefs {
+    int block_size_id;            /* 0 default, 4..7 = 64 KiB .. 4 MiB */
+    int block_independent;        /* 0 linked blocks (LZ4F default), 1 independent */
+    int content_checksum;
+    int block_checksum;
+    unsigned long long content_size; /* 0: not written in the header */
+    unsigned dict_id;
+    int level;                    /* compressionLevel: < 0 fast acceleration, 0 default, >= 3 HC */
+    int auto_flush;
+};
+
+/* API generations: the expected behaviour where contracts differ
+ * (docs/fix-history.md#where-the-kernel-differs-from-upstream) is a property of the generation, not of a test. */
+enum subject_generation {
+    GEN_REF = 0,          /* lz4gate's reference codec behind the upstream API */
+    GEN_UPSTREAM_OLD,     /* r1xx: LZ4_uncompress / LZ4_uncompress_unknownOutputSize */
+    GEN_UPSTREAM,         /* LZ4_decompress_safe era (r1xx late .. 1.10) */
+    GEN_KERNEL_OLD,       /* kernel 3.11-4.10: lz4_compress / lz4_decompress */
+    GEN_KERNEL,           /* kernel 4.11+: LZ4_* with wrkmem */
+    GEN_COUNT
+};
+
+typedef long (*unlz4_fill_fn)(void *buf, unsigned long size);
+typedef long (*unlz4_flush_fn)(void *buf, unsigned long size);
+typedef void (*unlz4_error_fn)(char *msg);
+
+struct lz4_subject {
+    const char *name;          /* as given: "ref", "kernel:/path", ... */
+    enum subject_generation generation;
+    unsigned caps;
+
+    /* Upstream-style API (kernel 4.11+ has the same signatures; the adapter
+     * supplies wrkmem). */
+    int (*compress_bound)(int input_size);
+    int (*decompress_safe)(const char *src, char *dst, int compressed_size, int dst_capacity);
+    int (*decompress_safe_partial)(const char *src, char *dst, int compressed_size,
+                                   int target_output_size, int dst_capacity);
+    /* Returns input bytes read (the LZ4_decompress_fast contract). */
+    int (*decompress_fast)(const char *src, char *dst, int original_size);
+    int (*decompress_safe_using_dict)(const char *src, char *dst, int compressed_size,
+                                      int dst_capacity, const char *dict, int dict_size);
+    int (*compress_default)(const char *src, char *dst, int src_size, int dst_capacity);
+    int (*compress_fast)(const char *src, char *dst, int src_size, int dst_capacity,
+                         int acceleration);
+    int (*compress_dest_size)(const char *src, char *dst, int *src_size_ptr,
+                              int target_dst_size);
+    int (*compress_hc)(const char *src, char *dst, int src_size, int dst_capacity, int level);
+    /* Compress src with dict as history (loadDict + compress_fast_continue). */
+    int (*compress_using_dict)(const char *dict, int dict_size, const char *src, char *dst,
+                               int src_size, int dst_capacity, int acceleration);
+
+    /* Old kernel API (3.11-4.10), with its own conventions (docs/fix-history.md#old-kernel-api-g1). */
+    int (*old_compress)(const unsigned char *src, size_t src_len, unsigned char *dst,
+                        size_t *dst_len);
+    int (*old_hc_compress)(const unsigned char *src, size_t src_len, unsigned char *dst,
+                           size_t *dst_len);
+    int (*old_decompress)(const unsigned char *src, size_t *src_len, unsigned char *dest,
+                          size_t actual_dest_len);
+    int (*old_decompress_unknown)(const unsigned char *src, size_t src_len,
+                                  unsigned char *dest, size_t *dest_len);
+
+    /* Kernel legacy-frame decoder (lib/decompress_unlz4.c). */
+    int (*unlz4)(unsigned char *input, long in_len, unlz4_fill_fn fill, unlz4_flush_fn flush,
+                 unsigned char *output, long *posp, unlz4_error_fn error);
+
+    /* LZ4 frame API (lz4frame.h). Results: >= 0 as the call returns it, or
+     * a negative LZ4F error code (-code, so LZ4F_isError(r) <=> r < 0). */
+    void *(*frame_dctx_create)(void);
+    void (*frame_dctx_free)(void *dctx);
+    void (*frame_dctx_reset)(void *dctx);
+    /* LZ4F_decompress (dict == NULL) or LZ4F_decompress_usingDict: reads up
+     * to *src_len bytes, writes up to *dst_len; both updated; returns the
+     * hint for the next call (0: frame complete). */
+    long long (*frame_decompress)(void *dctx, unsigned char *dst, size_t *dst_len,
+                                  const unsigned char *src, size_t *src_len,
+                                  const unsigned char *dict, size_t dict_len);
+    const char *(*frame_error_name)(long long result);
+    size_t (*frame_compress_bound)(size_t src_size, const struct subject_frame_prefs *prefs);
+    long long (*frame_compress)(const unsigned char *src, size_t src_size, unsigned char *dst,
+                                size_t dst_capacity, const struct subject_frame_prefs *prefs);
+    void *(*frame_cctx_create)(void);
+    void (*frame_cctx_free)(void *cctx);
+    /* LZ4F_compressBegin, or with dict != NULL LZ4F_compressBegin_usingCDict
+     * on a CDict made from dict (freed with the cctx). */
+    long long (*frame_compress_begin)(void *cctx, unsigned char *dst, size_t dst_capacity,
+                                      const struct subject_frame_prefs *prefs,
+                                      const unsigned char *dict, size_t dict_len);
+    long long (*frame_compress_update)(void *cctx, unsigned char *dst, size_t dst_capacity,
+                                       const unsigned char *src, size_t src_size);
+    long long (*frame_compress_end)(void *cctx, unsigned char *dst, size_t dst_capacity);
+    /* LZ4F_compressBound: room an Update (or End, src_size 0) needs,
+     * including data buffered by earlier Updates. */
+    size_t (*frame_compress_update_bound)(size_t src_size, const struct subject_frame_prefs *prefs);
+};
+
+/* The subject linked into this program (and the second one, if any). */
+const struct lz4_subject *lz4gate_subject(void);
+const struct lz4_subject *lz4gate_subject_b(void);
+
+/* Names for reports. */
+const char *subject_generation_name(enum subject_generation g);
+const char *subject_cap_name(unsigned cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LZ4GATE_SUBJECT_H */

@@ -1,0 +1,182 @@
+"""Building a subject: stage, run its kind's recipe, and link the objects
+into one relocatable object whose only global symbol is lz4gate_subject()
+(subject.o) or lz4gate_subject_b() (subject_b.o), so that two subjects link
+into one program without clashing.
+
+The result is cached under build/subj/<id>/<config>/ and keyed on every
+input: the staged sources, ref/, the adapters and the kshim, the recipe
+modules (all of harness/subjects/ and the toolchain), the flags and the
+compiler's version. Objects come from the shared cache (harness/objcache.py).
+"""
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import sys
+
+from harness import objcache, toolchain
+from harness.paths import ADAPTERS, BUILD, HARNESS, KSHIM, REF
+from harness.subjects.recipes import RECIPES
+from harness.subjects.spec import Subject
+from harness.subjects.stage import stage as stage_subject
+from harness.subjects.versions import upstream_version
+from harness.toolchain import file_digest, sha
+
+# Python modules whose logic decides what a subject build produces.
+RECIPE_MODULES = [os.path.join(HARNESS, f) for f in ("toolchain.py", "objcache.py")]
+
+
+def _files_under(top, suffixes):
+    out = []
+    for root, _, files in os.walk(top):
+        out += [os.path.join(root, f) for f in files if f.endswith(suffixes)]
+    return out
+
+
+class Builder:
+    """What a recipe gets: the subject (s), the configuration's compiler,
+    flags and word size, and compile/probe helpers."""
+
+    def __init__(self, subject, config, quiet=False):
+        self.s = subject
+        self.config = config
+        self.cc, self.flags, self.bits = toolchain.config(config)
+        self.quiet = quiet
+        self.out = os.path.join(BUILD, "subj", subject.id, config)
+
+    def say(self, msg):
+        if not self.quiet:
+            print("subjects: %s [%s] %s" % (self.s.spec, self.config, msg), file=sys.stderr)
+
+    def inputs_digest(self, stage):
+        ours = _files_under(ADAPTERS, (".c", ".h")) + _files_under(KSHIM, (".h",))
+        ours += _files_under(os.path.join(HARNESS, "subjects"), (".py",)) + RECIPE_MODULES
+        ours += [os.path.join(REF, f) for f in os.listdir(REF)]
+        theirs = [os.path.join(stage, f) for f in self.s.files] if stage else []
+        return sha(toolchain.compiler_id(self.cc), self.flags, file_digest(ours + theirs))
+
+    def compile(self, src, name, flags):
+        """One object of the subject: from the shared cache, except for gcov,
+        whose counters belong next to the subject's own objects."""
+        obj = os.path.join(self.out, name + ".o") if self.config == "gcov" else None
+        what = "compiling %s of %s" % (os.path.basename(src), self.s.spec)
+        return objcache.compile_object(self.cc, self.flags + flags, src, what, obj)
+
+    def probe(self, flags, header, symbols):
+        return toolchain.probe_symbols(self.cc, self.flags + flags, header, symbols)
+
+    def probe_source(self, flags, source):
+        return toolchain.probe_source(self.cc, self.flags + flags, source)
+
+    def subject_ubsan(self):
+        return toolchain.SUBJECT_UBSAN if "-fsanitize=address,undefined" in self.flags else []
+
+    def build(self):
+        """Build (or reuse) subject.o and subject_b.o; return the directory."""
+        stage = stage_subject(self.s) if self.s.files else None
+        digest = self.inputs_digest(stage)
+        info_path = os.path.join(self.out, "subject.json")
+        if os.path.isfile(info_path):
+            with open(info_path) as f:
+                if json.load(f).get("digest") == digest:
+                    return self.out
+        shutil.rmtree(self.out, ignore_errors=True)
+        os.makedirs(self.out)
+        self.say("building")
+        objs, link_extra, info = RECIPES[self.s.kind](self, stage)
+        self._isolate(objs)
+        info.update(spec=self.s.spec, id=self.s.id, config=self.config, bits=self.bits,
+                    digest=digest, link=link_extra, path=self.s.path,
+                    patches=self.s.patches, files=self.s.files,
+                    identity=identity(self.s, stage, info.get("version", "")))
+        with open(info_path, "w") as f:
+            json.dump(info, f, indent=1)
+        return self.out
+
+    def _isolate(self, objs):
+        merged = os.path.join(self.out, "merged.o")
+        # A partial link of our objects only: no sanitizer, coverage or fuzzer
+        # flags here, or the compiler driver would pull its runtimes into the
+        # object (each program links those once, itself).
+        toolchain.run_or_fail(["cc", "-m%d" % self.bits, "-r", "-nostdlib", "-o", merged] + objs,
+                              "linking %s" % self.s.spec)
+        # Make every default-visibility definition local except the entry
+        # point. (Not --keep-global-symbol: it also localizes gcc -m32's
+        # hidden COMDAT __x86.get_pc_thunk.* and the final link fails.)
+        localize = os.path.join(self.out, "localize.txt")
+        with open(localize, "w") as f:
+            f.write("\n".join(global_definitions(merged) - {"lz4gate_subject"}) + "\n")
+        for entry, name in (("lz4gate_subject", "subject.o"),
+                            ("lz4gate_subject_b", "subject_b.o")):
+            cmd = ["objcopy", "--localize-symbols=" + localize]
+            if entry != "lz4gate_subject":
+                cmd += ["--redefine-sym", "lz4gate_subject=" + entry]
+            toolchain.run_or_fail(cmd + [merged, os.path.join(self.out, name)],
+                                  "isolating symbols of %s" % self.s.spec)
+
+
+def identity(subject, stage, version):
+    """What a subject IS, wherever its tree lies: kind and a digest of the
+    LZ4 files it is built from (after its patches), or the library version
+    for the system liblz4, or the spec for ref and its test variants. Known
+    findings are recorded against identities (harness/report/known.py)."""
+    if stage:
+        h = hashlib.sha256()
+        for f in sorted(subject.files):
+            h.update(f.encode() + b"\0")
+            with open(os.path.join(stage, f), "rb") as fh:
+                h.update(hashlib.sha256(fh.read()).digest())
+        return "%s@%s" % (subject.kind, h.hexdigest()[:16])
+    if subject.kind == "system":
+        return "system@%s" % version
+    return subject.spec
+
+
+def subject_identity(spec, patches=()):
+    """The identity of a SPEC without building it (staging only)."""
+    s = Subject(spec, patches)
+    stage = stage_subject(s) if s.files else None
+    version = upstream_version("/usr/include/lz4.h") if s.kind == "system" else ""
+    return identity(s, stage, version)
+
+
+def global_definitions(obj):
+    """Names of the GLOBAL/WEAK, DEFAULT-visibility symbols obj defines."""
+    out = toolchain.run_or_fail(["readelf", "-sW", obj], "reading symbols of " + obj)
+    names = set()
+    for line in out.splitlines():
+        f = line.split()
+        # Num: Value Size Type Bind Vis Ndx Name
+        if len(f) >= 8 and f[4] in ("GLOBAL", "WEAK") and f[5] == "DEFAULT" and f[6] != "UND":
+            names.add(f[7])
+    return names
+
+
+def build(spec, config, patches=(), quiet=False):
+    """Build (or reuse) one subject; return its directory. Concurrent builds
+    of the same subject (parallel tests, fuzz jobs) wait for each other."""
+    s = Subject(spec, patches)
+    builder = Builder(s, config, quiet)
+    lock_dir = os.path.join(BUILD, "locks")
+    os.makedirs(lock_dir, exist_ok=True)
+    with open(os.path.join(lock_dir, s.id + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return builder.build()
+
+
+def info(subject_dir):
+    """subject.json of a built subject."""
+    with open(os.path.join(subject_dir, "subject.json")) as f:
+        return json.load(f)
+
+
+def generation(info_):
+    """The API generation of a built subject (the key of every per-generation
+    table: known findings, expected behaviour)."""
+    kind = info_["kind"]
+    gen = {"ref-mutant": "ref", "broken": "ref", "system": "upstream"}.get(kind, kind)
+    if gen in ("kernel", "upstream") and \
+            "LZ4_decompress_safe" not in info_.get("entry_points", ["LZ4_decompress_safe"]):
+        gen += "-old"   # kernel 3.11-4.10 / upstream r1xx API (adapters/subject.h)
+    return gen

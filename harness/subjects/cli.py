@@ -1,0 +1,84 @@
+"""`python3 -m harness subjects`: build subjects and show what they have."""
+import argparse
+import os
+import sys
+
+from harness.errors import EXIT_BAD_INPUT, BadInput
+from harness.subjects.build import build
+from harness.subjects.spec import DEFAULT_TREES
+from harness.toolchain import CONFIGS
+
+HELP = """\
+NAME
+    python3 -m harness subjects - build LZ4 implementations under test
+
+SYNOPSIS
+    python3 -m harness subjects build SPEC [--patch FILE]... [--config CONFIG]...
+    python3 -m harness subjects info SPEC [--patch FILE]... [--config CONFIG]
+    python3 -m harness subjects list
+
+DESCRIPTION
+    build   stage, probe and compile SPEC for each CONFIG (default asan64) and
+            print the output directory (subject.o, subject_b.o, subject.json).
+    info    build, then print the subject's entry points as JSON.
+    list    print the default subjects and the build configurations.
+
+SPEC
+    ref | system | upstream | kernel | kernel-6.12 | upstream:DIR | kernel:DIR
+    (upstream, kernel and kernel-6.12 alone mean the trees fetched by
+    `python3 -m harness fetch` under build/subjects/).
+    For testing lz4gate itself: ref-mutant:CHECK (ref with one named check
+    switched off), broken:MODE (a deliberately broken adapter) and
+    fixture:NAME (a synthetic tree of tests/fixtures: kernel-g1,
+    kernel-g1-3.11, kernel-g1-compat, kernel-g1-srclen, kernel-g1-dstlen,
+    upstream-r1xx).
+
+OPTIONS
+    --patch FILE    apply FILE (a git-style patch, -p1) to a copy of the tree in
+                    build/stage/; repeatable, applied in order. The tree given
+                    in SPEC is never modified.
+    --config NAME   %s
+    -q, --quiet     no progress lines
+
+EXIT STATUS
+    0 success; 2 bad input (unknown SPEC, missing tree, no LZ4 sources,
+    patch that does not apply, subject that does not compile), with one line
+    on stderr saying what and how to fix it.
+""" % ", ".join(CONFIGS)
+
+
+def main(argv):
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(HELP)
+        return 0 if argv else EXIT_BAD_INPUT
+    ap = argparse.ArgumentParser(prog="harness subjects", add_help=False)
+    ap.add_argument("command", choices=("build", "info", "list"))
+    ap.add_argument("spec", nargs="?")
+    ap.add_argument("--patch", action="append", default=[])
+    ap.add_argument("--config", action="append", default=[])
+    ap.add_argument("-q", "--quiet", action="store_true")
+    try:
+        args = ap.parse_intermixed_args(argv)
+    except SystemExit:
+        return EXIT_BAD_INPUT
+    if args.command == "list":
+        for name, path in sorted(DEFAULT_TREES.items()):
+            print("%-11s %s%s" % (name, path, "" if os.path.isdir(path) else "  (not fetched)"))
+        print("ref         the reference codec\nsystem      /usr/lib liblz4")
+        print("configs:    " + " ".join(CONFIGS))
+        return 0
+    if not args.spec:
+        print("harness subjects: %s needs a SPEC; see --help" % args.command, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        for config in args.config or ["asan64"]:
+            out = build(args.spec, config, args.patch, args.quiet)
+            if args.command == "build":
+                print(out)
+            else:
+                with open(os.path.join(out, "subject.json")) as f:
+                    print(f.read())
+    except BadInput as e:
+        print("harness subjects: %s" % e, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return 0

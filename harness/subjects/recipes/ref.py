@@ -1,0 +1,32 @@
+"""Recipes for the reference codec behind the subject ABI: ref, ref with one
+named check compiled out (ref-mutant:CHECK), and a deliberately broken
+adapter in front of ref (broken:MODE)."""
+import os
+
+from harness.paths import ADAPTERS, REF
+from harness.subjects import refcodec
+from harness.toolchain import OUR_WARNINGS
+
+REF_FLAGS = OUR_WARNINGS + ["-I" + REF]
+
+
+def build_ref(b, _stage, mutant="", entry="lz4gate_subject"):
+    flags = REF_FLAGS + (["-DREF_MUTANT=" + mutant] if mutant else [])
+    objs = [b.compile(src, "ref_" + os.path.basename(src)[:-2], flags)
+            for src in refcodec.sources()]
+    objs.append(b.compile(os.path.join(ADAPTERS, "adapter_ref.c"), "adapter",
+                          flags + ["-I" + ADAPTERS, "-DSUBJECT_ENTRY=" + entry]))
+    objs.append(b.compile(os.path.join(ADAPTERS, "adapter_ref_frame.c"), "adapter_frame",
+                          flags + ["-I" + ADAPTERS]))
+    return objs, [], {"kind": b.s.kind, "variant": b.s.variant}
+
+
+def build_mutant(b, stage):
+    return build_ref(b, stage, mutant=b.s.variant)
+
+
+def build_broken(b, stage):
+    objs, link, info = build_ref(b, stage, entry="lz4gate_ref_subject")
+    objs.append(b.compile(os.path.join(ADAPTERS, "adapter_broken.c"), "broken",
+                          REF_FLAGS + ["-I" + ADAPTERS, "-DBROKEN=" + b.s.variant]))
+    return objs, link, info

@@ -1,0 +1,75 @@
+"""Recipes for upstream lz4 trees (upstream:DIR, every release layout) and
+the system liblz4 (its headers, linked with -llz4). Which entry points a
+tree has is decided by compile probes on its headers, never by version."""
+import os
+
+from harness.errors import BadInput
+from harness.paths import ADAPTERS
+from harness.subjects.spec import UPSTREAM_SOURCES
+from harness.subjects.versions import upstream_version
+from harness.toolchain import OUR_WARNINGS, SUBJECT_WARNINGS
+
+UPSTREAM_PROBES = [
+    "LZ4_compressBound", "LZ4_decompress_safe", "LZ4_decompress_safe_partial",
+    "LZ4_decompress_fast", "LZ4_decompress_safe_usingDict", "LZ4_compress_default",
+    "LZ4_compress_fast", "LZ4_compress_destSize", "LZ4_compress_limitedOutput",
+    "LZ4_uncompress", "LZ4_uncompress_unknownOutputSize", "LZ4_loadDict",
+    "LZ4_compress_fast_continue",
+]
+UPSTREAM_HC_PROBES = ["LZ4_compress_HC", "LZ4_compressHC2_limitedOutput"]
+FRAME_PROBES = ["LZ4F_decompress", "LZ4F_resetDecompressionContext", "LZ4F_decompress_usingDict",
+                "LZ4F_compressFrame", "LZ4F_compressBegin", "LZ4F_compressBegin_usingCDict"]
+
+
+def _flags(incdir):
+    return ["-std=gnu11", "-I" + incdir, "-DLZ4_DISABLE_DEPRECATE_WARNINGS=1"]
+
+
+def _build_upstream_like(b, incdir, sources, name):
+    flags = _flags(incdir)
+    header = '#define LZ4_HC_STATIC_LINKING_ONLY 1\n#include "lz4.h"\n'
+    syms = b.probe(flags, header, UPSTREAM_PROBES)
+    if os.path.isfile(os.path.join(incdir, "lz4hc.h")):
+        syms += b.probe(flags, header + '#include "lz4hc.h"\n', UPSTREAM_HC_PROBES)
+    if "LZ4_decompress_safe" not in syms and "LZ4_uncompress_unknownOutputSize" not in syms:
+        raise BadInput("%s declares no LZ4 decoder in %s/lz4.h; is this an lz4 tree?"
+                       % (b.s.spec, incdir))
+    frame_syms = []
+    if os.path.isfile(os.path.join(incdir, "lz4frame.h")) and \
+            (not sources or any(src.endswith("lz4frame.c") for src in sources)):
+        frame_syms = b.probe(flags, '#define LZ4F_STATIC_LINKING_ONLY 1\n'
+                                    '#include "lz4frame.h"\n', FRAME_PROBES)
+    defines = ["-DHAVE_" + s.upper() for s in syms + frame_syms]
+    if "LZ4F_decompress" in frame_syms or "LZ4F_compressFrame" in frame_syms:
+        defines.append("-DHAVE_LZ4FRAME")
+    objs = [b.compile(src, os.path.basename(src)[:-2],
+                      flags + SUBJECT_WARNINGS + b.subject_ubsan())
+            for src in sources]
+    adapter_flags = OUR_WARNINGS + flags + defines + ["-I" + ADAPTERS,
+                                                      '-DSUBJECT_NAME="%s"' % name]
+    objs.append(b.compile(os.path.join(ADAPTERS, "adapter_upstream.c"), "adapter",
+                          adapter_flags))
+    if "-DHAVE_LZ4FRAME" in defines:
+        objs.append(b.compile(os.path.join(ADAPTERS, "adapter_upstream_frame.c"),
+                              "adapter_frame", adapter_flags))
+    return objs, {"kind": b.s.kind, "entry_points": syms + frame_syms,
+                  "version": upstream_version(os.path.join(incdir, "lz4.h"))}
+
+
+def build_upstream(b, stage):
+    layout = os.path.dirname(b.s.files[0])
+    incdir = os.path.join(stage, layout)
+    sources = [os.path.join(stage, f) for f in b.s.files
+               if os.path.basename(f) in UPSTREAM_SOURCES]
+    objs, info = _build_upstream_like(b, incdir, sources, b.s.spec)
+    return objs, [], info
+
+
+def build_system(b, _stage):
+    if b.bits != 64:
+        raise BadInput("the system liblz4 exists for the native 64-bit ABI only; "
+                       "use a 64-bit configuration for 'system'")
+    if not os.path.isfile("/usr/include/lz4.h"):
+        raise BadInput("the system liblz4 headers are missing; run: make deps")
+    objs, info = _build_upstream_like(b, "/usr/include", [], "system")
+    return objs, ["-llz4"], info

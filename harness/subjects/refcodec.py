@@ -1,0 +1,38 @@
+"""Facts about the reference codec that Python needs: its source files and
+the names of its named checks (the X-macro lists of ref/checks.h and
+ref/frame_checks.h, the one parser of them)."""
+import os
+import re
+
+from harness.paths import REF
+
+CHECK_LISTS = (("checks.h", "#define REF_CHECK_LIST", "enum ref_check_id"),
+               ("frame_checks.h", "#define REF_FRAME_CHECK_LIST", "enum ref_frame_check_id"))
+
+
+def _names(header, start, end):
+    with open(os.path.join(REF, header)) as f:
+        text = f.read()
+    return re.findall(r"X\((\w+),", text[text.index(start):text.index(end)])
+
+
+def block_check_names():
+    return _names(*CHECK_LISTS[0])
+
+
+def frame_check_names():
+    return _names(*CHECK_LISTS[1])
+
+
+def check_names():
+    """Every named check (block first, then frame): the valid MUTANT names."""
+    return block_check_names() + frame_check_names()
+
+
+def sources():
+    """ref/*.c, sorted."""
+    return sorted(os.path.join(REF, f) for f in os.listdir(REF) if f.endswith(".c"))
+
+
+def headers():
+    return sorted(os.path.join(REF, f) for f in os.listdir(REF) if f.endswith(".h"))

@@ -1,0 +1,225 @@
+"""The toolchain: build configurations, warning sets, sanitizer options,
+compile probes and the one way lz4gate runs a build command.
+
+Every program lz4gate builds (subjects, runners, fuzz targets, the ref unit
+tests' mutants) takes its compiler and flags from CONFIGS, and every process
+it runs under a sanitizer takes its options from SANITIZER_ENV.
+"""
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+
+from harness.errors import BadInput
+from harness.paths import ADAPTERS
+
+SAN = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+       "-fno-omit-frame-pointer"]
+# name: (compiler, flags, bits)
+CONFIGS = {
+    "asan64": ("clang", ["-O1", "-g"] + SAN, 64),
+    "asan32": ("clang", ["-m32", "-O1", "-g"] + SAN, 32),
+    "O0": ("clang", ["-O0", "-g"], 64),
+    "O2": ("clang", ["-O2", "-g"], 64),
+    "O0-32": ("clang", ["-m32", "-O0", "-g"], 32),
+    "O2-32": ("clang", ["-m32", "-O2", "-g"], 32),
+    "gcov": ("gcc", ["-O0", "-g", "--coverage"], 64),
+    "libfuzzer": ("clang", ["-O1", "-g", "-fsanitize=fuzzer-no-link"] + SAN, 64),
+    "libfuzzer32": ("clang", ["-m32", "-O1", "-g", "-fsanitize=fuzzer-no-link"] + SAN, 32),
+    "afl": ("afl-clang-fast", ["-O2", "-g"] + SAN, 64),
+}
+# "env": the compiler and flags of the environment ($CC, $CFLAGS), as set by
+# OSS-Fuzz / ClusterFuzzLite build scripts (ci/oss-fuzz/build.sh).
+if os.environ.get("CC") and "CFLAGS" in os.environ:
+    _env_flags = os.environ["CFLAGS"].split()
+    CONFIGS["env"] = (os.environ["CC"], _env_flags, 32 if "-m32" in _env_flags else 64)
+FUZZ_CONFIGS = ("libfuzzer", "libfuzzer32", "afl")
+RUNNER_CONFIGS = tuple(c for c in CONFIGS if c not in FUZZ_CONFIGS)
+
+OUR_WARNINGS = ["-std=gnu11", "-Wall", "-Wextra", "-Werror"]
+# Subject code is not ours to fix (its bugs are the point): no warnings. And
+# it is built as shipped, without FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+# (adapters/production_build.h says why).
+SUBJECT_WARNINGS = ["-w", "-include", os.path.join(ADAPTERS, "production_build.h")]
+# In subject code UBSan reports and continues: an undefined-behaviour report
+# there is a finding to record (the runners collect "runtime error:" lines),
+# not a reason to stop testing the subject. ASan still stops at once.
+SUBJECT_UBSAN = ["-fsanitize-recover=undefined"]
+
+# Sanitizer options by what a process is for (the only place they are set).
+SANITIZER_ENV = {
+    # runners (contracts, vectors, regress): a failed malloc is a result,
+    # leaks are not what a runner judges.
+    "runner": {"ASAN_OPTIONS": "detect_leaks=0:allocator_may_return_null=1",
+               "UBSAN_OPTIONS": "print_stacktrace=0",
+               # guard buffers announce themselves, so a fault is told as
+               # "N bytes past the end of the input" (guard.h)
+               "LZ4GATE_BUFFER_MAP": "1"},
+    # replaying a fuzz input (regress fuzz:TARGET tests, triage): as a runner,
+    # with leak detection on, since the targets free what they allocate.
+    "replay": {"ASAN_OPTIONS": "detect_leaks=1:allocator_may_return_null=1",
+               "UBSAN_OPTIONS": "print_stacktrace=1", "LZ4GATE_BUFFER_MAP": "1"},
+    # minimising or merging a corpus with libFuzzer
+    "minimize": {"ASAN_OPTIONS": "detect_leaks=0:allocator_may_return_null=1",
+                 "UBSAN_OPTIONS": "print_stacktrace=1"},
+    # libFuzzer campaigns: libFuzzer's own defaults, with UBSan stacks
+    "libfuzzer": {"UBSAN_OPTIONS": "print_stacktrace=1"},
+    # AFL++ needs an abort to see a crash, and no symbolizer in the loop
+    "afl": {"ASAN_OPTIONS": "abort_on_error=1:symbolize=0:detect_leaks=0:"
+                            "allocator_may_return_null=1",
+            "UBSAN_OPTIONS": "print_stacktrace=1"},
+    # the reference codec's own unit tests
+    "unit": {"ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0",
+             "UBSAN_OPTIONS": "print_stacktrace=1"},
+}
+
+
+@functools.lru_cache(maxsize=None)
+def native_i386():
+    """Can this machine execute 32-bit x86 programs? (A kernel without IA-32
+    emulation answers ENOEXEC: lz4gate then builds 32-bit configurations
+    but runs only what an emulator can, see exec_prefix.)"""
+    with tempfile.TemporaryDirectory() as tmp:
+        src, exe = os.path.join(tmp, "t.c"), os.path.join(tmp, "t")
+        with open(src, "w") as f:
+            f.write("int main(void) { return 0; }\n")
+        if subprocess.run(["gcc", "-m32", src, "-o", exe], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL).returncode != 0:
+            return False
+        try:
+            return subprocess.run([exe]).returncode == 0
+        except OSError:
+            return False
+
+
+SANITIZED = ("-fsanitize=address,undefined", "-fsanitize=address")
+I386_EMULATOR = "qemu-i386"
+NO_I386 = ("this machine cannot execute 32-bit x86 programs (its kernel runs with IA-32 "
+           "emulation off), and the sanitizers' 32-bit runtimes do not run under %s"
+           % I386_EMULATOR)
+
+
+def exec_prefix(bits, flags=()):
+    """What runs a program of this word size here: nothing, or the i386
+    user-mode emulator for a 32-bit program without sanitizers on a machine
+    that cannot execute it natively. None: it cannot run here."""
+    if bits != 32 or native_i386():
+        return []
+    if any(f in SANITIZED or f.startswith("-fsanitize=address") for f in flags):
+        return None
+    return [I386_EMULATOR] if shutil.which(I386_EMULATOR) else None
+
+
+def runnable(config):
+    """Can programs of a build configuration run on this machine?"""
+    _, flags, bits = CONFIGS[config]
+    return exec_prefix(bits, flags) is not None
+
+
+def run_argv(config, argv):
+    """argv with what this machine needs to run a program of `config`;
+    BadInput when it cannot run here at all."""
+    _, flags, bits = CONFIGS[config]
+    prefix = exec_prefix(bits, flags)
+    if prefix is None:
+        raise BadInput("cannot run %s programs here: %s" % (config, NO_I386))
+    return prefix + list(argv)
+
+
+def sanitizer_env(purpose, base=None, **extra):
+    """A process environment for `purpose` (a key of SANITIZER_ENV)."""
+    env = dict(os.environ if base is None else base)
+    env.update(SANITIZER_ENV[purpose])
+    env.update(extra)
+    return env
+
+
+def config(name):
+    """(compiler, flags, bits) of a configuration; BadInput if unknown."""
+    if name not in CONFIGS:
+        raise BadInput("unknown build configuration '%s'; use one of: %s"
+                       % (name, ", ".join(CONFIGS)))
+    cc = CONFIGS[name][0]
+    if shutil.which(cc) is None:
+        raise BadInput("compiler %s not found; run: make deps" % cc)
+    return CONFIGS[name]
+
+
+def bits_of(name):
+    return CONFIGS[name][2]
+
+
+def sha(*parts):
+    """A short digest of parts (bytes or anything str() can print)."""
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p if isinstance(p, bytes) else str(p).encode())
+        h.update(b"\0")
+    return h.hexdigest()[:16]
+
+
+def file_digest(paths):
+    h = hashlib.sha256()
+    for p in sorted(paths):
+        h.update(p.encode())
+        with open(p, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=None)
+def compiler_id(cc):
+    """What identifies a compiler for caching: its resolved path and the
+    first line of --version (a compiler upgrade changes every key)."""
+    path = shutil.which(cc)
+    if path is None:
+        raise BadInput("compiler %s not found; run: make deps" % cc)
+    proc = subprocess.run([path, "--version"], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, universal_newlines=True,
+                          errors="replace", env=dict(os.environ, AFL_QUIET="1"))
+    first = (proc.stdout.strip().splitlines() or [""])[0]
+    return "%s|%s" % (os.path.realpath(path), first)
+
+
+def run_or_fail(cmd, what, cwd=None, env=None):
+    """Run a build command; BadInput with its first error line if it fails."""
+    proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          universal_newlines=True, errors="replace", env=env)
+    if proc.returncode != 0:
+        lines = [l for l in proc.stdout.splitlines() if "error" in l] or \
+            proc.stdout.splitlines() or ["(no output)"]
+        raise BadInput("%s failed: %s" % (what, lines[0].strip()))
+    return proc.stdout
+
+
+def compile_ok(cc, flags, source, workdir):
+    """Does `source` compile (warnings as errors) with cc and flags?"""
+    path = os.path.join(workdir, "probe.c")
+    with open(path, "w") as f:
+        f.write(source)
+    proc = subprocess.run([cc] + flags + ["-Werror", "-c", path, "-o",
+                                          os.path.join(workdir, "probe.o")],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return proc.returncode == 0
+
+
+def symbol_probe(header_lines, symbol):
+    return "%s\nvoid *probe_%s(void) { return (void *)&%s; }\n" % (header_lines, symbol, symbol)
+
+
+def probe_symbols(cc, flags, header, symbols):
+    """The symbols of `symbols` that `header` declares (one compile each)."""
+    found = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for sym in symbols:
+            if compile_ok(cc, flags, symbol_probe(header, sym), tmp):
+                found.append(sym)
+    return found
+
+
+def probe_source(cc, flags, source):
+    """Does a probe program compile? (signatures, argument orders, members)"""
+    with tempfile.TemporaryDirectory() as tmp:
+        return compile_ok(cc, flags, source, tmp)

@@ -1,0 +1,218 @@
+/*
+ * The frame decoder's error cases (frame_input.h), one row per input: the
+ * named frame check each one exercises, with the valid neighbours that show
+ * where each limit lies. "Spec" is lz4_Frame_format.md. Small inputs are
+ * checked streamed at every split, the large ones at random splits.
+ */
+#include "frame_input.h"
+
+#include "checks.h"
+#include "frame_build.h"
+#include "frame_checks.h"
+
+#define MAGIC_KNOWN REF_CHECK_FRAME_MAGIC_KNOWN
+#define FIELD_IN_INPUT REF_CHECK_FRAME_FIELD_IN_INPUT
+#define TRUNCATED REF_FRAME_ERR_TRUNCATED
+
+const frame_error_case frame_error_cases[] = {
+    /* ---- magic numbers, the frame descriptor, truncated fields -------------- */
+    { "valid small frame", { SMALL(0x64, 0) }, { 0 }, 0, DECODES(SMALL_LEN),
+      .splits = SPLIT_EVERY },
+    { "unknown magic", { SMALL(0x64, 0) }, XOR_AT(0, 0x01), 0,
+      FAILS(REF_FRAME_ERR_UNKNOWN_MAGIC, MAGIC_KNOWN, AT(0)), .splits = SPLIT_EVERY },
+    { "garbage after a frame", { SMALL(0x64, 0), RAW("garbage!") }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_UNKNOWN_MAGIC, MAGIC_KNOWN, FROM_END(8)), .written = SMALL_LEN,
+      .splits = SPLIT_EVERY },
+    { "2 bytes after a frame", { SMALL(0x64, 0), RAW("\x04\x22") }, { 0 }, 0,
+      FAILS(TRUNCATED, FIELD_IN_INPUT, FROM_END(2)), .written = SMALL_LEN,
+      .splits = SPLIT_EVERY },
+    { "descriptor cut after FLG", { LE32(REF_FRAME_MAGIC), RAW("\x64") }, { 0 }, 0,
+      FAILS(TRUNCATED, FIELD_IN_INPUT, AT(4)), .splits = SPLIT_EVERY },
+    { "descriptor cut inside the content size", { HEADER(0x6C, 0x40, 5, 0) }, CUT_TO(10), 0,
+      FAILS(TRUNCATED, FIELD_IN_INPUT, AT(6)), .splits = SPLIT_EVERY },
+    { "cut inside a block size field", { SMALL(0x64, 0) }, CUT_TO(9), 0,
+      FAILS(TRUNCATED, FIELD_IN_INPUT, AT(7)), .splits = SPLIT_EVERY },
+    { "cut inside the content checksum", { SMALL(0x64, 0) }, CUT(1), 0,
+      FAILS(TRUNCATED, FIELD_IN_INPUT, FROM_END(3)), .written = SMALL_LEN,
+      .splits = SPLIT_EVERY },
+    { "cut before the EndMark", { SMALL(0x60, 0) }, CUT(4), 0,
+      FAILS(TRUNCATED, FIELD_IN_INPUT, FROM_END(0)), .written = SMALL_LEN,
+      .splits = SPLIT_EVERY },
+
+    /* FLG Version Number must be 01: 00, 10, 11 (HC valid, so only this fails). */
+    { "FLG version 00", { SMALL(0x24, 0) }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_VERSION, REF_CHECK_FRAME_VERSION, AT(4)), .splits = SPLIT_EVERY },
+    { "FLG version 10", { SMALL(0xA4, 0) }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_VERSION, REF_CHECK_FRAME_VERSION, AT(4)), .splits = SPLIT_RANDOM },
+    { "FLG version 11", { SMALL(0xE4, 0) }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_VERSION, REF_CHECK_FRAME_VERSION, AT(4)), .splits = SPLIT_RANDOM },
+    /* Reserved bits: FLG bit 1, BD bit 7 and bits 3..0. */
+    { "FLG reserved bit 1", { SMALL(0x66, 0) }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_RESERVED_BIT, REF_CHECK_FRAME_RESERVED_BITS, AT(4)),
+      .splits = SPLIT_EVERY },
+    { "BD reserved bit 0", { HEADER(0x60, 0x41, 0, 0), LE32(0) }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_RESERVED_BIT, REF_CHECK_FRAME_RESERVED_BITS, AT(5)),
+      .splits = SPLIT_RANDOM },
+    { "BD reserved bit 1", { HEADER(0x60, 0x42, 0, 0), LE32(0) }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_RESERVED_BIT, REF_CHECK_FRAME_RESERVED_BITS, AT(5)),
+      .splits = SPLIT_RANDOM },
+    { "BD reserved bit 2", { HEADER(0x60, 0x44, 0, 0), LE32(0) }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_RESERVED_BIT, REF_CHECK_FRAME_RESERVED_BITS, AT(5)),
+      .splits = SPLIT_RANDOM },
+    { "BD reserved bit 3", { HEADER(0x60, 0x48, 0, 0), LE32(0) }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_RESERVED_BIT, REF_CHECK_FRAME_RESERVED_BITS, AT(5)),
+      .splits = SPLIT_RANDOM },
+    { "BD reserved bit 7", { HEADER(0x60, 0xC0, 0, 0), LE32(0) }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_RESERVED_BIT, REF_CHECK_FRAME_RESERVED_BITS, AT(5)),
+      .splits = SPLIT_EVERY },
+    /* BD Block Maximum Size: codes 0..3 are not defined; 4..7 are. */
+    { "BD block maximum size code 0", { HEADER(0x60, 0x00, 0, 0), LE32(0) }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_BLOCK_MAX, REF_CHECK_FRAME_BLOCK_MAX_VALID, AT(5)),
+      .splits = SPLIT_EVERY },
+    { "BD block maximum size code 1", { HEADER(0x60, 0x10, 0, 0), LE32(0) }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_BLOCK_MAX, REF_CHECK_FRAME_BLOCK_MAX_VALID, AT(5)),
+      .splits = SPLIT_RANDOM },
+    { "BD block maximum size code 2", { HEADER(0x60, 0x20, 0, 0), LE32(0) }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_BLOCK_MAX, REF_CHECK_FRAME_BLOCK_MAX_VALID, AT(5)),
+      .splits = SPLIT_RANDOM },
+    { "BD block maximum size code 3", { HEADER(0x60, 0x30, 0, 0), LE32(0) }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_BLOCK_MAX, REF_CHECK_FRAME_BLOCK_MAX_VALID, AT(5)),
+      .splits = SPLIT_RANDOM },
+    { "BD block maximum size code 4", { HEADER(0x60, 0x40, 0, 0), LE32(0) }, { 0 }, 0,
+      DECODES(0), .splits = SPLIT_RANDOM },
+    { "BD block maximum size code 5", { HEADER(0x60, 0x50, 0, 0), LE32(0) }, { 0 }, 0,
+      DECODES(0), .splits = SPLIT_RANDOM },
+    { "BD block maximum size code 6", { HEADER(0x60, 0x60, 0, 0), LE32(0) }, { 0 }, 0,
+      DECODES(0), .splits = SPLIT_RANDOM },
+    { "BD block maximum size code 7", { HEADER(0x60, 0x70, 0, 0), LE32(0) }, { 0 }, 0,
+      DECODES(0), .splits = SPLIT_RANDOM },
+    { "header checksum", { SMALL(0x64, 0) }, XOR_AT(6, 0x01), 0,
+      FAILS(REF_FRAME_ERR_HEADER_CHECKSUM, REF_CHECK_FRAME_HEADER_CHECKSUM, AT(6)),
+      .splits = SPLIT_EVERY },
+    { "header checksum, 19-byte header", { HEADER(0x6D, 0x40, 0, 99), LE32(0) },
+      XOR_AT(18, 0x80), 0,
+      FAILS(REF_FRAME_ERR_HEADER_CHECKSUM, REF_CHECK_FRAME_HEADER_CHECKSUM, AT(18)),
+      .splits = SPLIT_EVERY },
+    { "Dict-ID after the content size, no dictionary", { HEADER(0x69, 0x40, 0, 99), LE32(0) },
+      { 0 }, 0, FAILS(REF_FRAME_ERR_DICT_MISSING, REF_CHECK_FRAME_DICT_AVAILABLE, AT(14)),
+      .splits = SPLIT_EVERY },
+
+    /* ---- blocks -------------------------------------------------------------- */
+    /* Block Size larger than the block maximum: stored and compressed. */
+    { "stored block of 65537 bytes with B4",
+      { HEADER(0x60, 0x40, 0, 0), STORED_ZEROS(65537, 0), LE32(0) }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_BLOCK_SIZE, REF_CHECK_BLOCK_SIZE_WITHIN_MAX, AT(7)),
+      .splits = SPLIT_RANDOM },
+    { "stored block of 65536 bytes with B4 (the limit)",
+      { HEADER(0x60, 0x40, 0, 0), STORED_ZEROS(65536, 0), LE32(0) }, { 0 }, 0,
+      DECODES(65536), .splits = SPLIT_RANDOM },
+    { "compressed block size field 65537 with B4", { HEADER(0x60, 0x40, 0, 0), LE32(65537) },
+      { 0 }, 0, FAILS(REF_FRAME_ERR_BLOCK_SIZE, REF_CHECK_BLOCK_SIZE_WITHIN_MAX, AT(7)),
+      .splits = SPLIT_EVERY },
+    { "block data cut", { SMALL(0x64, 0) }, CUT_TO(14), 0,
+      FAILS(TRUNCATED, REF_CHECK_BLOCK_DATA_IN_INPUT, AT(11)), .splits = SPLIT_EVERY },
+    { "block checksum cut", { SMALL(0x74, 0) }, CUT_TO(18), 0,
+      FAILS(TRUNCATED, REF_CHECK_BLOCK_DATA_IN_INPUT, AT(11)), .splits = SPLIT_EVERY },
+    /* "hello" -> "hEllo" */
+    { "block checksum mismatch (data)", { SMALL(0x74, 0) }, XOR_AT(12, 0x20), 0,
+      FAILS(REF_FRAME_ERR_BLOCK_CHECKSUM, REF_CHECK_BLOCK_CHECKSUM, AT(16)),
+      .splits = SPLIT_EVERY },
+    { "block checksum mismatch, second block", { SMALL(0x74, 0) }, XOR_FROM_END(9, 0x01), 0,
+      FAILS(REF_FRAME_ERR_BLOCK_CHECKSUM, REF_CHECK_BLOCK_CHECKSUM, FROM_END(12)),
+      .written = 5, .splits = SPLIT_EVERY },
+    { "empty stored block with its checksum",
+      { HEADER(0x70, 0x40, 0, 0), STORED_ZEROS(0, 1), LE32(0) }, { 0 }, 0, DECODES(0),
+      .splits = SPLIT_EVERY },
+    /* A compressed block that decodes to block max + 1 (B4). */
+    { "compressed block decodes to 65537 bytes with B4",
+      { HEADER(0x60, 0x40, 0, 0), RUN_BLOCK(65531), LE32(0) }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_BLOCK_OUTPUT_SIZE, REF_CHECK_BLOCK_OUTPUT_WITHIN_MAX, UNCHECKED),
+      .splits = SPLIT_EVERY },
+    { "compressed block decodes to 65536 bytes with B4",
+      { HEADER(0x60, 0x40, 0, 0), RUN_BLOCK(65530), LE32(0) }, { 0 }, 0, DECODES(65536),
+      .splits = SPLIT_RANDOM },
+    /* Content Size: larger than the content (seen at the EndMark), and
+     * smaller (seen at the block that passes it). */
+    { "content size larger than the content", { SMALL(0x6C, SMALL_LEN + 1) }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_CONTENT_SIZE, REF_CHECK_CONTENT_SIZE_MATCHES, FROM_END(8)),
+      .written = SMALL_LEN, .splits = SPLIT_EVERY },
+    { "content size smaller than the content", { SMALL(0x6C, 7) }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_CONTENT_SIZE, REF_CHECK_CONTENT_SIZE_MATCHES, AT(24)), .written = 5,
+      .splits = SPLIT_EVERY },
+    { "content size exact", { SMALL(0x6C, SMALL_LEN) }, { 0 }, 0, DECODES(SMALL_LEN),
+      .splits = SPLIT_EVERY },
+    { "content checksum mismatch", { SMALL(0x64, 0) }, XOR_FROM_END(1, 0x40), 0,
+      FAILS(REF_FRAME_ERR_CONTENT_CHECKSUM, REF_CHECK_CONTENT_CHECKSUM, FROM_END(4)),
+      .written = SMALL_LEN, .splits = SPLIT_EVERY },
+
+    /* ---- skippable frames and concatenation ---------------------------------- */
+    { "frame, skippables (every magic), legacy, frame",
+      { SMALL(0x64, 0), SKIPPABLES, LEGACY_MEMBER, SMALL(0x7C, SMALL_LEN) }, { 0 }, 0,
+      DECODES(2 * SMALL_LEN + 25), .max_out = 200, .splits = SPLIT_EVERY },
+    { "skippable frame first, then a frame",
+      { LE32(REF_SKIPPABLE_MAGIC_MAX), LE32(3), RAW("xyz"), SMALL(0x64, 0) }, { 0 }, 0,
+      DECODES(SMALL_LEN), .splits = SPLIT_EVERY },
+    { "skippable user data cut", { LE32(REF_SKIPPABLE_MAGIC_MIN + 5), LE32(5), RAW("1234") },
+      { 0 }, 0, FAILS(TRUNCATED, REF_CHECK_SKIPPABLE_DATA_IN_INPUT, AT(8)),
+      .splits = SPLIT_EVERY },
+    { "skippable size field cut", { LE32(REF_SKIPPABLE_MAGIC_MIN), RAW("\x05\x00") }, { 0 }, 0,
+      FAILS(TRUNCATED, FIELD_IN_INPUT, AT(4)), .splits = SPLIT_EVERY },
+
+    /* ---- legacy frames -------------------------------------------------------- */
+    { "two legacy members", { LEGACY_MEMBER, LEGACY_MEMBER }, { 0 }, 0, DECODES(50),
+      .splits = SPLIT_EVERY },
+    { "legacy chunk size above the bound",
+      { LE32(REF_LEGACY_MAGIC), LE32(REF_LEGACY_CHUNK_MAX + 1), RUN_DATA(19, 0) }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_LEGACY_CHUNK_SIZE, REF_CHECK_LEGACY_CHUNK_WITHIN_MAX, AT(4)),
+      .splits = SPLIT_EVERY },
+    { "legacy member then garbage", { LEGACY_MEMBER, RAW("garbage!") }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_LEGACY_CHUNK_SIZE, REF_CHECK_LEGACY_CHUNK_WITHIN_MAX,
+            AT(LEGACY_MEMBER_LEN)), .written = 25, .splits = SPLIT_EVERY },
+    { "legacy chunk size at the bound, data cut",
+      { LE32(REF_LEGACY_MAGIC), LE32(REF_LEGACY_CHUNK_MAX), RUN_DATA(19, 0) }, { 0 }, 0,
+      FAILS(TRUNCATED, REF_CHECK_LEGACY_CHUNK_IN_INPUT, AT(8)), .splits = SPLIT_EVERY },
+    /* history KLZ4-UNLZ4-CHUNK: 1 MiB announced, 10 bytes present. */
+    { "legacy chunk of 1 MiB, 10 bytes present",
+      { LE32(REF_LEGACY_MAGIC), LE32(1u << 20), RUN_DATA(19, 10) }, { 0 }, 0,
+      FAILS(TRUNCATED, REF_CHECK_LEGACY_CHUNK_IN_INPUT, AT(8)), .splits = SPLIT_EVERY },
+    { "legacy chunk size cut", { LEGACY_MEMBER, RAW("\x10\x00") }, { 0 }, 0,
+      FAILS(TRUNCATED, FIELD_IN_INPUT, AT(LEGACY_MEMBER_LEN)), .written = 25,
+      .splits = SPLIT_EVERY },
+    /* Spec, Legacy frame: "All blocks must be completely filled, except the
+     * last one." */
+    { "short legacy chunk then another, strict", { LEGACY_MEMBER, RUN_CHUNK(19) }, { 0 },
+      OPT_STRICT,
+      FAILS(REF_FRAME_ERR_LEGACY_CHUNK_SHORT, REF_CHECK_LEGACY_CHUNK_FULL,
+            AT(LEGACY_MEMBER_LEN)), .written = 25, .splits = SPLIT_EVERY },
+    { "short legacy chunk then another, compatible (lz4 1.9.4 accepts)",
+      { LEGACY_MEMBER, RUN_CHUNK(19) }, { 0 }, 0, DECODES(50), .splits = SPLIT_EVERY },
+    /* Zero padding (KLZ4-UNLZ4-PAD): rejected by default like lz4 1.9.4
+     * (a chunk of size 0 is an empty, invalid block), accepted on request. */
+    { "legacy, 4 zero bytes, legacy: default", { LEGACY_MEMBER, LE32(0), LEGACY_MEMBER },
+      { 0 }, 0,
+      FAILS(REF_FRAME_ERR_BLOCK, REF_CHECK_TOKEN_IN_INPUT, AT(LEGACY_MEMBER_LEN + 4)),
+      .block_status = REF_ERR_TRUNCATED_TOKEN, .written = 25, .splits = SPLIT_EVERY },
+    { "legacy, 4 zero bytes, legacy: zero padding",
+      { LEGACY_MEMBER, LE32(0), LEGACY_MEMBER, LE32(0), LE32(0), RAW("\0\0") }, { 0 },
+      OPT_ZERO_PADDING, DECODES(50), .splits = SPLIT_EVERY },
+    { "padding ends a legacy frame: a chunk after it is not a magic",
+      { LEGACY_MEMBER, LE32(0), LE32(RUN19_BLOCK_LEN) }, { 0 }, OPT_ZERO_PADDING,
+      FAILS(REF_FRAME_ERR_UNKNOWN_MAGIC, MAGIC_KNOWN, AT(LEGACY_MEMBER_LEN + 4)),
+      .written = 25, .splits = SPLIT_EVERY },
+    { "frame, 3 zero bytes: default", { SMALL(0x64, 0), RAW("\0\0\0") }, { 0 }, 0,
+      FAILS(TRUNCATED, FIELD_IN_INPUT, FROM_END(3)), .written = SMALL_LEN,
+      .splits = SPLIT_EVERY },
+    { "zero words, frame, zero words, 3 zero bytes: zero padding",
+      { LE32(0), SMALL(0x64, 0), LE32(0), RAW("\0\0\0") }, { 0 }, OPT_ZERO_PADDING,
+      DECODES(SMALL_LEN), .splits = SPLIT_EVERY },
+    { "legacy, 2 non-zero bytes: zero padding", { LEGACY_MEMBER, RAW("\0\1") }, { 0 },
+      OPT_ZERO_PADDING, FAILS(TRUNCATED, FIELD_IN_INPUT, AT(LEGACY_MEMBER_LEN)),
+      .written = 25, .splits = SPLIT_EVERY },
+    /* A legacy chunk decodes to at most 8 MiB. */
+    { "legacy chunk decoding to 8 MiB + 1",
+      { LE32(REF_LEGACY_MAGIC), RUN_CHUNK(REF_LEGACY_CHUNK - 5) }, { 0 }, 0,
+      FAILS(REF_FRAME_ERR_BLOCK_OUTPUT_SIZE, REF_CHECK_BLOCK_OUTPUT_WITHIN_MAX, UNCHECKED),
+      .max_out = REF_LEGACY_CHUNK + 64, .splits = SPLIT_RANDOM },
+};
+
+const size_t frame_error_case_count = sizeof frame_error_cases / sizeof frame_error_cases[0];

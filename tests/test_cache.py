@@ -1,0 +1,76 @@
+"""Build caches are keyed on every input (harness/objcache.py, the subject
+digest in harness/subjects/build.py): a header, a recipe module or a flag
+that changes makes a rebuild; nothing else does."""
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import TOP
+from harness import objcache
+
+
+@pytest.mark.check
+def test_object_cache_keys_on_included_headers_and_flags(tmp_path):
+    (tmp_path / "h.h").write_text("#define VALUE 1\n")
+    src = tmp_path / "s.c"
+    src.write_text('#include "h.h"\nint value(void) { return VALUE; }\n')
+    flags = ["-O1", "-I" + str(tmp_path)]
+    first = objcache.compile_object("cc", flags, str(src))
+    assert objcache.compile_object("cc", flags, str(src)) == first          # a hit
+    (tmp_path / "h.h").write_text("#define VALUE 2\n")
+    second = objcache.compile_object("cc", flags, str(src))
+    assert second != first                                                   # header edit
+    assert objcache.compile_object("cc", ["-O2"] + flags[1:], str(src)) != second   # flags
+    # A macro the file never reads does not change its object.
+    assert objcache.compile_object("cc", flags + ["-DUNUSED=1"], str(src)) == second
+
+
+def copy_of_the_harness(tmp_path):
+    top = tmp_path / "lz4gate"
+    for d in ("harness", "ref", os.path.join("corpus", "vectors")):
+        shutil.copytree(os.path.join(TOP, d), str(top / d),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    return top
+
+
+def harness_in(top, *args):
+    return subprocess.run([sys.executable, "-m", "harness"] + list(args), cwd=str(top),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=600)
+
+
+def append(path, text):
+    with open(str(path), "a") as f:
+        f.write(text)
+
+
+def test_a_header_edit_and_a_recipe_edit_rebuild(tmp_path):
+    top = copy_of_the_harness(tmp_path)
+    build = ("subjects", "build", "ref", "--config", "O0")
+    first = harness_in(top, *build)
+    assert first.returncode == 0 and "building" in first.stderr, first.stderr
+    again = harness_in(top, *build)
+    assert again.returncode == 0 and "building" not in again.stderr, again.stderr
+    objects = {p.name for p in (top / "build" / "obj").rglob("*.o")}
+    # (a comment would not do: the preprocessed text, the object's key, would
+    # not change, and rightly no object is rebuilt)
+    append(top / "ref" / "lz4ref.h", "extern int lz4gate_test_edit;\n")
+    header = harness_in(top, *build)
+    assert "building" in header.stderr, header.stderr
+    # new objects, not only a relink
+    assert {p.name for p in (top / "build" / "obj").rglob("*.o")} - objects
+    append(top / "harness" / "subjects" / "recipes" / "ref.py", "# edited by a test\n")
+    recipe = harness_in(top, *build)
+    assert "building" in recipe.stderr, recipe.stderr
+    # A runner relinks when a header of ours changes (not only a .c file).
+    check = ("contracts", "ref", "--config", "O0", "--check", "compress_bound*", "-q")
+    assert harness_in(top, *check).returncode == 0
+    runner_key = top / "build" / "subj"
+    keys = {str(p): p.read_text() for p in runner_key.rglob("contracts.key")}
+    append(top / "harness" / "runners" / "common" / "guard.h", "extern int lz4gate_test_edit;\n")
+    assert harness_in(top, *check).returncode == 0
+    after = {str(p): p.read_text() for p in runner_key.rglob("contracts.key")}
+    assert keys and after and keys != after
