@@ -11,6 +11,8 @@
 #   make contracts API contract tests: SUBJECT="ref system upstream kernel"
 #                  CONFIGS="asan64 asan32 O0 O2" PATCHES="a.patch ..."
 #   make regress   regression cases: SUBJECT="ref upstream kernel" CONFIGS=...
+#   make releases  cases and contracts on every lz4 release: LZ4_GIT=clone [TAGS=...]
+#   make kernels   cases and contracts on real kernel trees: TREES="dir ..." [CONFIGS=...]
 #   make fuzz      differential fuzzing: TARGET=... SUBJECT=... ENGINE=libfuzzer|afl TIME=60
 #   make fuzz-bench  exec/s of the fuzz targets vs upstream's fuzzers: TIME=30 FIND=1
 #   make corpus-min  minimise corpus/<target>/: TARGET=all ENGINE=libfuzzer|afl
@@ -30,12 +32,12 @@ TEST_WORKERS ?= $(JOBS)
 WARN := -std=c11 -Wall -Wextra -Werror
 
 .PHONY: all help deps subjects test check ref-tests mutants bench contracts regress \
-	vectors lz4ref fuzz fuzz-bench corpus-min triage gate clean
+	releases kernels vectors lz4ref fuzz fuzz-bench corpus-min triage gate clean
 
 all: ref-tests
 
 help:
-	@sed -n '1,22p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,24p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@bash ci/deps.sh
@@ -71,6 +73,22 @@ regress: subjects
 	$(HARNESS) regress $(if $(filter command line,$(origin SUBJECT)),$(SUBJECT),ref upstream kernel) \
 		$(if $(filter command line,$(origin CONFIGS)),$(foreach c,$(CONFIGS),--config $(c))) \
 		$(foreach p,$(PATCHES),--patch $(p))
+
+# Every upstream release of an lz4 clone (python3 -m harness releases --help):
+# writes regress/results/releases.jsonl for REGRESSIONS.md's fixes-by-release table.
+releases:
+	$(if $(LZ4_GIT),,$(error usage: make releases LZ4_GIT=DIR [TAGS="r131 v1.7.3"] [CONFIGS=asan64]))
+	$(HARNESS) releases --lz4-git $(LZ4_GIT) --jobs $(JOBS) $(if $(TAGS),--tags $(TAGS)) \
+		$(if $(filter command line,$(origin CONFIGS)),--configs $(CONFIGS))
+	$(HARNESS) regressions-md --write
+
+# Real kernel trees (python3 -m harness kernels --help): results to
+# regress/results/kernels.jsonl, rendered in REGRESSIONS.md.
+kernels:
+	$(if $(TREES),,$(error usage: make kernels TREES="dir ..." [CONFIGS="asan64 O2-32"]))
+	$(HARNESS) kernels $(TREES) --jobs $(JOBS) \
+		$(if $(filter command line,$(origin CONFIGS)),--configs $(CONFIGS))
+	$(HARNESS) regressions-md --write
 
 contracts: subjects
 	$(HARNESS) contracts $(SUBJECT) $(foreach c,$(CONFIGS),--config $(c)) \

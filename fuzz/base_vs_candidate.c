@@ -18,9 +18,16 @@
  * compress_fast or compress_hc, drawn) must decode in the other one to
  * exactly the payload.
  *
- * Input: [28-byte header][payload]. Header, in draw order:
+ * Input: [28-byte header][payload]; a shorter input is all payload, its
+ * header drawn from a hash of its bytes (params.h, fp_init_block). Header,
+ * in draw order:
  *   u8      flags: bit 0 dictionary as a prefix of dst; bits 1-2 the
  *           compressor: 0/3 compress_default, 1 compress_fast, 2 compress_hc
+ *           when bit 7 is set too (else compress_default: HC's 256 KiB state
+ *           per call made it the cost of most executions; one direction
+ *           per input, bit 6: the candidate's block); bits 3-5 the
+ *           decoders compared (decompress_safe, _partial, _using_dict),
+ *           none set meaning all three
  *   u8      dictionary size class (as decode_differential)
  *   u32     dictionary size within the class
  *   u64     dictionary content seed (fz_fill_dict: a window of one stream)
@@ -89,31 +96,36 @@ static void cross(const struct lz4_subject *enc, const struct lz4_subject *dec, 
 {
     static const char *const names[] = { "compress_default", "compress_fast", "compress_hc" };
     size_t cap = ref_compress_bound(n);
-    uint8_t *block = fz_alloc(cap), *out;
+    fz_out ob, oo;
+    uint8_t *block = fz_out_open(&ob, cap, 0, 0), *out;   /* exact, no allocation */
     int r, d;
     if (which == 1 && !enc->compress_fast)
         which = 0;
     if (which == 2 && !enc->compress_hc)
         which = 0;
     r = compress_with(enc, which, param, src, (int)n, block, (int)cap);
+    if (!fz_out_close(&ob))
+        fz_finding("wrote_before_dst", names[which], "%s wrote before the destination "
+                   "buffer (%zu bytes, capacity %zu)", enc->name, n, cap);
     if (r <= 0 || (size_t)r > cap) {
         if (n > 0)
             fz_finding("compress_fails", names[which], "%s returned %d for %zu bytes with "
                        "a capacity of compress_bound = %zu (parameter %d)", enc->name, r, n,
                        cap, param);
-        free(block);
         return;
     }
-    out = fz_alloc(n);
+    block = (uint8_t *)fz_src(2, block, (size_t)r);         /* exactly the block */
+    out = fz_out_open(&oo, n, 0, 0);
     d = dec->decompress_safe((const char *)block, (char *)out, r, (int)n);
+    if (!fz_out_close(&oo))
+        fz_finding("wrote_before_dst", "decompress_safe", "%s wrote before the destination "
+                   "buffer (block %d bytes, capacity %zu)", dec->name, r, n);
     if (d != (int)n || (n && memcmp(out, src, n) != 0))
         fz_finding("cross_decode", names[which], "%s's %d-byte block of %zu bytes decodes in "
                    "%s to %d bytes%s (parameter %d)", enc->name, r, n, dec->name, d,
                    d == (int)n ? " that differ" : "", param);
     if (d > 0)
         fz_consume(out, (size_t)d);
-    free(out);
-    free(block);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -121,8 +133,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const struct lz4_subject *sa = lz4gate_subject(), *sb = lz4gate_subject_b();
     fuzz_params fp;
-    uint8_t flags, *block;
-    const uint8_t *dict;
+    uint8_t flags, mask;
+    const uint8_t *dict, *block;
     size_t dict_len, exact, cap, target;
     uint64_t seed;
     int32_t param;
@@ -130,16 +142,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int which;
 
     fz_input(data, size);
-    fp_init(&fp, data, size, HEADER);
+    fp_init_block(&fp, data, size, HEADER);
     flags = fp_u8(&fp);
+    mask = (flags >> 3) & 7 ? (flags >> 3) & 7 : 7;
     dict_len = fp_dict_len(&fp);
     seed = fp_u64(&fp);
     if (fp.payload_len > (1u << 24))
         return 0;
-    block = fz_dup(fp.payload, fp.payload_len);
+    block = fz_src(0, fp.payload, fp.payload_len);
     dict = fz_dict(dict_len, seed);
-    exact = fz_ref_decode(4, block, fp.payload_len, FZ_BIG_CAP, NULL, 0,
-                          REF_PROFILE_COMPATIBLE, 0, 0, 0).r.written;
+    exact = fz_ref_whole(block, fp.payload_len, REF_PROFILE_COMPATIBLE).r.written;
     cap = fp_size_near(&fp, exact, FZ_MAX_CAP);
     target = fp_size_near(&fp, exact, FZ_MAX_CAP);
     param = fp_i32(&fp);
@@ -153,16 +165,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cb = ca;
     cb.s = sb;
 
-    if (sa->decompress_safe && sb->decompress_safe && !fz_skip("decompress_safe")) {
+    if ((mask & 1) && sa->decompress_safe && sb->decompress_safe &&
+        !fz_skip("decompress_safe")) {
         ca.kind = cb.kind = FZ_SAFE;
         compare_decode(&ca, &cb);
     }
-    if (sa->decompress_safe_partial && sb->decompress_safe_partial &&
+    if ((mask & 2) && sa->decompress_safe_partial && sb->decompress_safe_partial &&
         !fz_skip("decompress_safe_partial")) {
         ca.kind = cb.kind = FZ_PARTIAL;
         compare_decode(&ca, &cb);
     }
-    if (sa->decompress_safe_using_dict && sb->decompress_safe_using_dict &&
+    if ((mask & 4) && sa->decompress_safe_using_dict && sb->decompress_safe_using_dict &&
         !fz_skip("decompress_safe_using_dict")) {
         ca.kind = cb.kind = (flags & 1) ? FZ_DICT_PREFIX : FZ_DICT;
         ca.dict = cb.dict = dict;
@@ -173,14 +186,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* Each one's compressed block decodes in the other. */
     which = (flags >> 1) & 3;
-    if (which == 3)
+    if (which == 3 || (which == 2 && !(flags & 128)))
         which = 0;
     if (sa->compress_default && sb->compress_default && sa->decompress_safe &&
         sb->decompress_safe && fp.payload_len <= (1u << 22)) {
         int level = which == 2 ? (int)((uint32_t)param % 20u) - 3 : param;
-        cross(sa, sb, which, level, block, fp.payload_len);
-        cross(sb, sa, which, level, block, fp.payload_len);
+        /* HC in one direction per input (bit 6: the candidate's block in
+         * the base), the others in both */
+        if (which != 2 || !(flags & 64))
+            cross(sa, sb, which, level, block, fp.payload_len);
+        if (which != 2 || (flags & 64))
+            cross(sb, sa, which, level, block, fp.payload_len);
     }
-    free(block);
     return 0;
 }

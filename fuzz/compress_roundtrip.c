@@ -1,31 +1,39 @@
 /*
  * compress_roundtrip: the subject compresses drawn data in a drawn mode into
- * a buffer of exactly the capacity it is told (malloc'd at that size, so
- * ASan sees a write past it); the reference decodes the block (strict
+ * a buffer of exactly the capacity it is told (ending where its memory
+ * ends, so ASan sees a write past it); the reference decodes the block (strict
  * profile) to exactly the input, or the consumed prefix for destSize.
  *
  * Checked for every mode: the return value is 0 (failure) or a block of at
  * most the capacity; with a capacity of at least compress_bound(n) the call
  * succeeds; the block decodes exactly and obeys every rule of the spec
- * (strict); the same call twice gives the same bytes.
+ * (strict); the same call twice gives the same bytes (when drawn).
  *
- * Input: [20-byte header][payload]. Header, in draw order (params.h):
- *   u8      mode: 0 compress_default, 1 compress_fast, 2 compress_default
- *           with a capacity around the compressed size (limited output),
- *           3 compress_dest_size, 4 compress_hc, 5 compress_using_dict
- *           (modes the subject lacks fall back to compress_default)
- *   u8      data: bits 0-1: 0 or 3 the payload, 1 the payload repeated to
- *           length L, 2 pseudo-random text over 4 letters of length L;
- *           bits 2-7: all set (1 in 64) L up to 4 MiB, else bits 2-3 both
- *           set up to 64 KiB, else up to 4 KiB
- *   u32     L
+ * Input: [21-byte header][payload]; a shorter input completes its header
+ * from a hash of its bytes (params.h, fp_init_filled). Header, in draw
+ * order (params.h):
+ *   u8      mode, v % 16: 0 compress_default, 1 compress_fast, 2
+ *           compress_default with a capacity around the compressed size
+ *           (limited output), 3 compress_dest_size, 4 compress_hc, 5
+ *           compress_using_dict; 6-15 the modes other than HC in turn (HC
+ *           costs a 256 KiB state per call: 1 draw in 16; modes the subject
+ *           lacks fall back to compress_default)
+ *   u8      data: bits 0-1: 0 or 3 the payload, 1 fz_synth(payload as
+ *           description) of the drawn size (synth.h), 2 pseudo-random text
+ *           over 4 letters of the drawn size; bit 2 the call runs a second
+ *           time (determinism; the data and capacity unchanged)
+ *   u8+u32  size of drawn data: fz_synth_size(sel, value, 4 KiB, 8 MiB)
  *   u8      parameter class: 0 full int range, else small (acceleration
  *           -128..127, HC level -3..16)
- *   i32     acceleration or HC level
+ *   i32     acceleration or HC level (also the seed of drawn data)
  *   u8+u32  capacity (modes 2, 4) or destSize target (mode 3):
  *           fp_size_near(compressed size, compress_bound(n) + 64)
  *   u32     dictionary (mode 5): the first (v % (payload + 1)) payload bytes,
- *           the rest is the data
+ *           the rest is the data (or the description)
+ *
+ * The data and the dictionary are exact (fz_src: a read past them is
+ * reported), the destination ends exactly at the capacity (fz_out_open),
+ * without an allocation per call.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,10 +41,12 @@
 #include "oracle.h"
 #include "subject.h"
 #include "params.h"
+#include "synth.h"
 
 FZ_TARGET("compress_roundtrip");
 
-#define HEADER 20
+#define HEADER 21
+#define MAX_DATA ((size_t)8 << 20)
 
 enum { M_DEFAULT, M_FAST, M_LIMITED, M_DEST_SIZE, M_HC, M_DICT, M_COUNT };
 static const char *const mode_names[] = {
@@ -53,6 +63,7 @@ typedef struct job {
     size_t dict_len;
     int param;              /* acceleration or level */
     size_t cap;
+    int twice;              /* run the call a second time */
 } job;
 
 typedef struct outcome {
@@ -68,10 +79,12 @@ static int bound_of(const struct lz4_subject *s, size_t n)
     return (int)ref_compress_bound(n);
 }
 
-static outcome run(const job *j)
+/* One call; the block (if any) copied to scratch slot `slot`. */
+static outcome run(const job *j, int slot)
 {
     outcome o;
-    uint8_t *dst = fz_alloc(j->cap);   /* ends exactly at the capacity */
+    fz_out out;
+    uint8_t *dst = fz_out_open(&out, j->cap, 0, 0);     /* ends exactly at the capacity */
     int cap = (int)j->cap, n = (int)j->n;
     const char *src = (const char *)j->data;
     o.consumed = n;
@@ -93,19 +106,22 @@ static outcome run(const job *j)
         o.r = j->s->compress_default(src, (char *)dst, n, cap);
         break;
     }
+    if (!fz_out_close(&out))
+        fz_finding("wrote_before_dst", mode_names[j->mode], "%s wrote before the destination "
+                   "buffer (input %zu bytes, capacity %zu)", j->s->name, j->n, j->cap);
     o.block = NULL;
     if (o.r > 0 && o.r <= cap) {
         fz_consume(dst, (size_t)o.r);
-        o.block = fz_dup(dst, (size_t)o.r);
+        o.block = fz_scratch(slot, (size_t)o.r);
+        memcpy(o.block, dst, (size_t)o.r);
     }
-    free(dst);
     return o;
 }
 
 static void check(const job *j)
 {
     const char *name = mode_names[j->mode];
-    outcome a = run(j), b;
+    outcome a = run(j, 9), b;
     int bound = bound_of(j->s, j->n);
     size_t expect_len;
 
@@ -159,15 +175,15 @@ static void check(const job *j)
         }
     }
 
-    b = run(j);
+    if (!j->twice)
+        return;
+    b = run(j, 10);
     if (a.r != b.r || a.consumed != b.consumed ||
         (a.block && b.block && memcmp(a.block, b.block, (size_t)a.r) != 0))
         fz_finding("nondeterministic", name, "%s: two identical calls returned %d and %d "
                    "(consumed %d and %d)%s (input %zu bytes, capacity %zu)", j->s->name, a.r,
                    b.r, a.consumed, b.consumed, a.r == b.r ? " with different bytes" : "",
                    j->n, j->cap);
-    free(a.block);
-    free(b.block);
 }
 
 /* Modes the subject has and LZ4GATE_FUZZ_SKIP does not exclude. */
@@ -185,21 +201,28 @@ static int has_mode(const struct lz4_subject *s, int mode)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    /* mode draw (v % 16) -> mode: HC once in 16 (see the header above) */
+    static const uint8_t mode_of[16] = {
+        M_DEFAULT, M_FAST, M_LIMITED, M_DEST_SIZE, M_HC, M_DICT, M_DEFAULT, M_FAST, M_LIMITED,
+        M_DEST_SIZE, M_DICT, M_DEFAULT, M_FAST, M_LIMITED, M_DEST_SIZE, M_DICT
+    };
     fuzz_params fp;
     job j;
-    uint8_t synth, psel, *buf = NULL, *dict = NULL;
-    uint32_t len, dict_sel;
+    uint8_t kind, size_sel, psel, *buf;
+    uint32_t size_v, dict_sel;
     int32_t pv;
-    size_t cap_draw_pos;
+    size_t cap_draw_pos, len;
+    const uint8_t *desc;
+    size_t desc_len;
 
     fz_input(data, size);
     memset(&j, 0, sizeof j);
     j.s = lz4gate_subject();
-    fp_init(&fp, data, size, HEADER);
-    j.mode = fp_u8(&fp) % M_COUNT;
-    synth = fp_u8(&fp);
-    len = fp_u32(&fp) % ((synth >> 2) == 0x3F ? (4u << 20) + 1
-                         : (synth & 12) == 12 ? 65537u : 4097u);
+    fp_init_filled(&fp, data, size, HEADER);
+    j.mode = mode_of[fp_u8(&fp) % 16];
+    kind = fp_u8(&fp);
+    size_sel = fp_u8(&fp);
+    size_v = fp_u32(&fp);
     psel = fp_u8(&fp);
     pv = fp_i32(&fp);
     cap_draw_pos = fp.pos;
@@ -209,6 +232,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         j.mode = M_DEFAULT;
     if (!j.s->compress_default)
         return 0;
+    j.twice = (kind >> 2) & 1;
 
     if (j.mode == M_HC)
         j.param = (psel & 3) ? (int)((uint32_t)pv & 0xFF) % 20 - 3 : pv;
@@ -216,40 +240,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         j.param = (psel & 3) ? (int)(int8_t)(uint8_t)pv : pv;
 
     /* The data (and dictionary). */
+    desc = fp.payload;
+    desc_len = fp.payload_len;
     if (j.mode == M_DICT) {
-        size_t k = dict_sel % (fp.payload_len + 1);
-        dict = fz_dup(fp.payload, k);
-        j.dict = dict;
+        size_t k = dict_sel % (desc_len + 1);
+        j.dict = fz_src(1, desc, k);
         j.dict_len = k;
-        fp.payload += k;
-        fp.payload_len -= k;
+        desc += k;
+        desc_len -= k;
     }
-    switch (synth & 3) {
+    len = fz_synth_size(size_sel, size_v, 4096, MAX_DATA);
+    switch (kind & 3) {
     case 1:
-        buf = fz_alloc(len);
-        if (fp.payload_len) {
-            size_t i;
-            for (i = 0; i < len; i++)
-                buf[i] = fp.payload[i % fp.payload_len];
-            j.n = len;
-        }
+        buf = fz_scratch(11, len + 1);
+        fz_synth(buf, len, desc, desc_len, (uint64_t)(uint32_t)pv << 32 | size_v);
         break;
     case 2:
-        buf = fz_alloc(len);
+        buf = fz_scratch(11, len + 1);
         fz_fill_prng_cached(buf, len, (uint64_t)pv, 4);
-        j.n = len;
         break;
     default:
-        buf = fz_dup(fp.payload, fp.payload_len);
-        j.n = fp.payload_len;
+        buf = (uint8_t *)desc;
+        len = desc_len;
         break;
     }
-    j.data = buf;
-    if (j.n > (8u << 20)) {
-        free(buf);
-        free(dict);
-        return 0;
-    }
+    j.n = len;
+    j.data = fz_src(0, buf, len);
 
     /* The capacity. */
     {
@@ -258,18 +274,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         j.cap = ub;
         if (j.mode == M_LIMITED || j.mode == M_DEST_SIZE || j.mode == M_HC) {
             /* Around the size the subject's own default compressor reaches. */
-            uint8_t *tmp = fz_alloc(ub);
-            int c = j.s->compress_default((const char *)j.data, (char *)tmp, (int)j.n,
-                                          (int)ub);
+            fz_out tmp;
+            uint8_t *t = fz_out_open(&tmp, ub, 0, 0);
+            int c = j.s->compress_default((const char *)j.data, (char *)t, (int)j.n, (int)ub);
             size_t keep = fp.pos;
-            free(tmp);
+            fz_out_close(&tmp);
             fp.pos = cap_draw_pos;
             j.cap = fp_size_near(&fp, c > 0 ? (size_t)c : ub, ub + 64);
             fp.pos = keep;
         }
     }
     check(&j);
-    free(buf);
-    free(dict);
     return 0;
 }

@@ -11,15 +11,31 @@
  *   - never: a stall, an output size or consumed size above what was
  *     offered, more output than ref's capacity (FRAME_DRIVE_* outcomes).
  *
- * Input: [22-byte header][stream]. Header, in draw order (params.h):
+ * Input: [32-byte header][stream]; a shorter input is all payload, its
+ * header drawn from a hash of its bytes (params.h, fp_init_block). Header,
+ * in draw order (params.h):
  *   u8   flags: bit 0 decode with a dictionary (for Dict-ID frames and
- *        frames compressed on one)
+ *        frames compressed on one); bits 1 and 7 both set: the stream is
+ *        a frame ref makes (below) of data fz_synth makes from the payload
+ *        as description, else the payload itself (a made frame costs ten
+ *        decodes of arbitrary bytes: one input in four)
  *   u32  input chunk: 0 = all at once, else 1 + value % stream size
  *   u32  output room per call: 0 = room for all of ref's output (LZ4F then
  *        decodes straight into dst), else 1 + value % 64 KiB (its buffered
  *        path)
  *   u8+u32  dictionary size (fp_dict_len)  (with flag bit 0)
  *   u64  dictionary seed                    (with flag bit 0)
+ * and at bytes 22..31, for a made frame (flag bit 1):
+ *   u8   frame options: bit 0 block checksums, bit 1 content checksum, bit 2
+ *        content size, bit 3 linked blocks, bit 4 uncompressed blocks, bits
+ *        5-6 block maximum 64 KiB .. 4 MiB (BD 4 + v) when bit 7 is set,
+ *        else 64 KiB (LZ4F's decoder allocates a buffer of the block
+ *        maximum per context: 4 MiB on every input was most of its time)
+ *   u8+u32  data size: fz_synth_size(sel, value, 4 KiB, 1 MiB) (synth.h)
+ *   u32  damage: (v & 3) == 0 none, else the byte at (v >> 2) % size is
+ *        XORed with (v >> 24) | 1: a valid frame with one wrong byte, the
+ *        input that reaches each check of a frame (checksums, sizes, flags)
+ *        from an empty corpus within seconds
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +45,49 @@
 #include "subject.h"
 #include "params.h"
 #include "lz4frame_ref.h"
+#include "synth.h"
 
 FZ_TARGET("frame_decode");
 
-#define HEADER 22
+#define HEADER 32
+#define MADE_AT 22
+#define MAX_MADE ((size_t)1 << 20)
+
+/* A frame of fz_synth data (header bytes MADE_AT..), maybe damaged; its
+ * length in *n (0: none). Valid until the next call. */
+static const uint8_t *made_frame(fuzz_params *fp, const uint8_t *dict, size_t dict_len,
+                                 size_t *n)
+{
+    ref_frame_prefs p;
+    uint8_t opt, sel, *data, *frame;
+    uint32_t size_v, damage;
+    size_t len, cap;
+    fp->pos = MADE_AT;
+    opt = fp_u8(fp);
+    sel = fp_u8(fp);
+    size_v = fp_u32(fp);
+    damage = fp_u32(fp);
+    len = fz_synth_size(sel, size_v, 4096, MAX_MADE);
+    data = fz_scratch(2, len + 1);
+    fz_synth(data, len, fp->payload, fp->payload_len, size_v ^ (uint64_t)damage << 32);
+    ref_frame_prefs_default(&p);
+    p.block_checksum = opt & 1;
+    p.content_checksum = (opt >> 1) & 1;
+    p.content_size = (opt >> 2) & 1;
+    p.linked_blocks = (opt >> 3) & 1;
+    p.uncompressed = (opt >> 4) & 1;
+    p.block_max = (opt & 128) ? 4 + ((opt >> 5) & 3) : 4;
+    p.dict = dict;
+    p.dict_len = dict_len;
+    cap = ref_frame_bound(len, &p);
+    frame = fz_scratch(3, cap + 1);
+    *n = cap ? ref_frame_encode(&p, data, len, frame, cap) : 0;
+    if (*n == 0)
+        fz_fail("ref_frame_encode failed (%zu bytes, options 0x%02x)", len, opt);
+    if (damage & 3)
+        frame[(damage >> 2) % *n] ^= (uint8_t)((damage >> 24) | 1);
+    return frame;
+}
 #define MAX_OUT ((size_t)32 << 20)   /* streams that decode to more are skipped */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -52,7 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fz_input(data, size);
     if (!(s->caps & CAP_FRAME_DECOMPRESS) || fz_skip("frame_decompress"))
         return 0;
-    fp_init(&fp, data, size, HEADER);
+    fp_init_block(&fp, data, size, HEADER);
     flags = fp_u8(&fp);
     in_raw = fp_u32(&fp);
     out_raw = fp_u32(&fp);
@@ -62,10 +117,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!(s->caps & CAP_FRAME_DECOMPRESS_DICT))
             return 0;
     }
-    n = fp.payload_len;
-    if (n == 0)
-        return 0;   /* LZ4F waits for a magic number; ref: no frame, nothing to compare */
-    stream = fz_dup(fp.payload, n);
+    if ((flags & 0x82) == 0x82) {
+        const uint8_t *f = made_frame(&fp, dict, dict_len, &n);
+        stream = fz_dup(f, n);
+    } else {
+        n = fp.payload_len;
+        if (n == 0)
+            return 0;   /* LZ4F waits for a magic number; ref: no frame, nothing to compare */
+        stream = fz_dup(fp.payload, n);
+    }
     in_chunk = in_raw ? 1 + in_raw % n : 0;
     out_chunk = out_raw ? 1 + out_raw % 65536 : 0;
 

@@ -15,7 +15,10 @@
  * accepted: LZ4F_compressFrame picks the block size itself for small
  * inputs), else mapped onto 4..7.
  *
- * Input: [33-byte header][data]. Header, in draw order (params.h):
+ * Input: [33-byte header][data]; a shorter input is all data, its header
+ * drawn from a hash of its bytes (params.h, fp_init_block: from an empty
+ * corpus, libFuzzer's first inputs of a few bytes are data under a complete
+ * draw of the preferences). Header, in draw order (params.h):
  *   u8   flags: bit 0 subject -> ref (else ref -> subject); bit 1 streamed
  *        compression; bit 2 dictionary; bit 3 with Dict-ID (ref -> subject)
  *   u8   block size id       u8 bits: independent, content checksum, block
@@ -174,7 +177,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t seed;
 
     fz_input(data, size);
-    fp_init(&fp, data, size, HEADER);
+    fp_init_block(&fp, data, size, HEADER);
     flags = fp_u8(&fp);
     block_id = fp_u8(&fp);
     bits = fp_u8(&fp);

@@ -13,8 +13,19 @@
  * in the input (the latitude UNLZ4_TRUSTED_CHUNK_SIZES, KLZ4-UNLZ4-CHUNK).
  * Output goes to a flush callback.
  *
- * Input: [8-byte header][stream]. Header (params.h): u8 flags (bit 0
- * skip buffer mode, bit 1 skip fill mode); the other bytes are reserved.
+ * Input: [8-byte header][stream]; a shorter input is all payload, its
+ * header drawn from a hash of its bytes (params.h, fp_init_block). Header
+ * (params.h):
+ *   u8      flags: bit 0 skip buffer mode, bit 1 skip fill mode; bit 2 the
+ *           stream is a legacy frame ref makes of data fz_synth makes from
+ *           the payload as description (synth.h), else the payload itself;
+ *           a made stream runs one mode (bit 3: buffer, else fill) when
+ *           bits 0-1 ask for both (each unlz4 call allocates 16 MiB)
+ *   u8+u32  made frame: data size fz_synth_size(sel, value, 4 KiB, 1 MiB)
+ *   u16     made frame: damage: (v & 3) == 0 none, else the byte at
+ *           (v >> 2) % size XORed with 0x80 (a valid frame with one wrong
+ *           byte: from an empty corpus, streams that reach unlz4's chunk
+ *           loop and its flushes within seconds)
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -24,8 +35,30 @@
 #include "subject.h"
 #include "params.h"
 #include "lz4frame_ref.h"
+#include "synth.h"
 
 FZ_TARGET("legacy_decode");
+
+#define MAX_MADE ((size_t)1 << 20)
+
+/* A legacy frame of fz_synth data (header bytes 1..7), maybe damaged; its
+ * length in *n. Valid until the next call. */
+static const uint8_t *made_stream(fuzz_params *fp, size_t *n)
+{
+    uint8_t sel = fp_u8(fp), *data, *frame;
+    uint32_t size_v = fp_u32(fp);
+    unsigned damage = fp_u16(fp);
+    size_t len = fz_synth_size(sel, size_v, 4096, MAX_MADE), cap = ref_legacy_bound(len);
+    data = fz_scratch(3, len + 1);
+    fz_synth(data, len, fp->payload, fp->payload_len, size_v);
+    frame = fz_scratch(4, cap + 1);
+    *n = ref_legacy_encode(data, len, frame, cap, 1);
+    if (*n == 0)
+        fz_fail("ref_legacy_encode failed (%zu bytes)", len);
+    if (damage & 3)
+        frame[(damage >> 2) % *n] ^= 0x80;
+    return frame;
+}
 
 #define HEADER 8
 #define MAX_OUT ((size_t)48 << 20)
@@ -140,12 +173,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!(s->caps & CAP_UNLZ4))
         return 0;
     (void)fz_latitude("UNLZ4_TRUSTED_CHUNK_SIZES");
-    fp_init(&fp, data, size, HEADER);
+    fp_init_block(&fp, data, size, HEADER);
     flags = fp_u8(&fp);
-    n = fp.payload_len;
-    if (n > INT_MAX)
-        return 0;
-    stream = fz_dup(fp.payload, n);
+    if (flags & 4) {
+        const uint8_t *f = made_stream(&fp, &n);
+        stream = fz_dup(f, n);
+        if (!(flags & 3))
+            flags |= (flags & 8) ? 2 : 1;
+    } else {
+        n = fp.payload_len;
+        if (n > INT_MAX)
+            return 0;
+        stream = fz_dup(fp.payload, n);
+    }
     out_buf = fz_scratch(0, MAX_OUT);
     ref.status = REF_FRAME_OK;
 

@@ -21,6 +21,7 @@
 #include "params.h"
 #include "prng.h"
 #include "ref_calls.h"
+#include "synth.h"
 
 /* oracle.c's failure lines name the program; its fz_fill_dict makes the
  * dictionaries exactly as the targets draw them. */
@@ -195,14 +196,17 @@ static void decode_seeds(int bvc)
 
 /* ---- compress_roundtrip ----------------------------------------------- */
 
-static void compress_seed(uint8_t mode, uint8_t synth, uint32_t len, uint8_t psel, int32_t pv,
-                          int cap_delta, uint32_t dict_sel, const sample *s)
+/* [mode][data kind][size sel][size][param class][param][cap][dict] */
+static void compress_seed(uint8_t mode, uint8_t kind, uint8_t size_sel, uint32_t size_v,
+                          uint8_t psel, int32_t pv, int cap_delta, uint32_t dict_sel,
+                          const sample *s)
 {
     uint8_t hdr[32];
     fuzz_header_writer w = { hdr, sizeof hdr, 0 };
     fp_put_u8(&w, mode);
-    fp_put_u8(&w, synth);
-    fp_put_u32(&w, len);
+    fp_put_u8(&w, kind);
+    fp_put_u8(&w, size_sel);
+    fp_put_u32(&w, size_v);
     fp_put_u8(&w, psel);
     fp_put_u32(&w, (uint32_t)pv);
     fp_put_size_near(&w, cap_delta);
@@ -214,50 +218,54 @@ static void compress_seeds(void)
 {
     size_t i;
     for (i = 0; i < nsamples; i++) {
-        compress_seed(0, 0, 0, 0, 1, 0, 0, &samples[i]);              /* default */
-        compress_seed(2, 0, 0, 0, 1, -1, 0, &samples[i]);             /* limited: size - 1 */
+        compress_seed(0, 4, 0, 0, 0, 1, 0, 0, &samples[i]);           /* default, twice */
+        compress_seed(2, 0, 0, 0, 0, 1, -1, 0, &samples[i]);          /* limited: size - 1 */
     }
-    compress_seed(1, 0, 0, 0, 8, 0, 0, &samples[0]);                  /* fast 8 */
-    compress_seed(1, 0, 0, 0, 0, 0, 0, &samples[3]);                  /* fast 0 */
-    compress_seed(1, 0, 0, 0, -7, 0, 0, &samples[4]);                 /* fast < 0 */
-    compress_seed(1, 0, 0, 0, 65537, 0, 0, &samples[0]);              /* fast, max */
-    compress_seed(2, 0, 0, 0, 1, 0, 0, &samples[3]);                  /* limited: exact */
-    compress_seed(2, 0, 0, 0, 1, 1, 0, &samples[0]);                  /* limited: + 1 */
-    compress_seed(3, 0, 0, 0, 1, 0, 0, &samples[0]);                  /* destSize */
-    compress_seed(3, 0, 0, 0, 1, -5, 0, &samples[3]);
-    compress_seed(3, 0, 0, 0, 1, 0, 0, &samples[5]);
-    compress_seed(4, 0, 0, 1, 9 + 3, 0, 0, &samples[0]);              /* HC 9 */
-    compress_seed(4, 0, 0, 1, 12 + 3, -1, 0, &samples[3]);            /* HC 12, limited */
-    compress_seed(4, 0, 0, 1, 0 + 3, 0, 0, &samples[4]);              /* HC 0 */
-    compress_seed(4, 0, 0, 1, 16 + 3, 0, 0, &samples[2]);             /* HC 16 */
-    compress_seed(5, 0, 0, 0, 1, 0, 700, &samples[3]);                /* dictionary */
-    compress_seed(5, 0, 0, 0, 1, 0, 1000, &samples[0]);
-    compress_seed(0, 1, 20000, 0, 1, 0, 0, &samples[0]);              /* tiled text */
-    compress_seed(2, 2, 3000, 0, 5, 2, 0, &samples[7]);               /* 4-letter text */
+    compress_seed(1, 0, 0, 0, 0, 8, 0, 0, &samples[0]);               /* fast 8 */
+    compress_seed(1, 0, 0, 0, 0, 0, 0, 0, &samples[3]);               /* fast 0 */
+    compress_seed(1, 0, 0, 0, 0, -7, 0, 0, &samples[4]);              /* fast < 0 */
+    compress_seed(1, 0, 0, 0, 0, 65537, 0, 0, &samples[0]);           /* fast, max */
+    compress_seed(2, 0, 0, 0, 0, 1, 0, 0, &samples[3]);               /* limited: exact */
+    compress_seed(2, 0, 0, 0, 0, 1, 1, 0, &samples[0]);               /* limited: + 1 */
+    compress_seed(3, 0, 0, 0, 0, 1, 0, 0, &samples[0]);               /* destSize */
+    compress_seed(3, 0, 0, 0, 0, 1, -5, 0, &samples[3]);
+    compress_seed(3, 0, 0, 0, 0, 1, 0, 0, &samples[5]);
+    compress_seed(4, 0, 0, 0, 1, 9 + 3, 0, 0, &samples[0]);           /* HC 9 */
+    compress_seed(4, 0, 0, 0, 1, 12 + 3, -1, 0, &samples[3]);         /* HC 12, limited */
+    compress_seed(4, 0, 0, 0, 1, 0 + 3, 0, 0, &samples[4]);           /* HC 0 */
+    compress_seed(4, 0, 0, 0, 1, 16 + 3, 0, 0, &samples[2]);          /* HC 16 */
+    compress_seed(5, 0, 0, 0, 0, 1, 0, 700, &samples[3]);             /* dictionary */
+    compress_seed(5, 0, 0, 0, 0, 1, 0, 1000, &samples[0]);
+    /* synthesised from the text as description: 20 000 bytes (the class
+     * 0 .. 68 KiB of fz_synth_size), default and HC 9 */
+    compress_seed(0, 1, 255, 20000u << 12 | 1, 0, 1, 0, 0, &samples[0]);
+    compress_seed(4, 1, 255, 20000u << 12 | 1, 1, 9 + 3, 0, 0, &samples[0]);
+    /* 300 000 bytes (64 KiB .. 1 MiB): copies from beyond the 64 KiB window */
+    compress_seed(0, 1, 255, (300000u - 65536u) << 12 | 64, 0, 1, 0, 0, &samples[7]);
+    compress_seed(2, 2, 0, FZ_SYNTH_SMALL_4K(3000), 0, 5, 2, 0, &samples[7]);            /* 4-letter text */
 }
 
 /* ---- ref_to_subject ----------------------------------------------------- */
 
-static void r2s_seed(uint8_t source, uint8_t enc, uint32_t len, int32_t accel, uint32_t dict_k,
-                     int enc_cap_delta, uint64_t seed, uint32_t gen_size, uint32_t gen_dict,
-                     int cap_delta, int target_delta, uint32_t short_k, uint8_t dflags,
-                     const sample *s, const char *what)
+/* [source][size sel][size][seed][accel][dict][enc cap][cap][target][vflags][v] */
+static void r2s_seed(uint8_t source, uint8_t size_sel, uint32_t size_v, uint64_t seed,
+                     int32_t accel, uint32_t dict_v, int enc_cap_delta, int cap_delta,
+                     int target_delta, uint8_t vflags, uint32_t v, const sample *s,
+                     const char *what)
 {
-    uint8_t hdr[64];
+    uint8_t hdr[42];          /* ref_to_subject.c HEADER */
     fuzz_header_writer w = { hdr, sizeof hdr, 0 };
     fp_put_u8(&w, source);
-    fp_put_u8(&w, enc);
-    fp_put_u32(&w, len);
-    fp_put_u32(&w, (uint32_t)accel);
-    fp_put_u32(&w, dict_k);
-    fp_put_size_near(&w, enc_cap_delta);
+    fp_put_u8(&w, size_sel);
+    fp_put_u32(&w, size_v);
     fp_put_u64(&w, seed);
-    fp_put_u32(&w, gen_size);
-    fp_put_u32(&w, gen_dict);
+    fp_put_u32(&w, (uint32_t)accel);
+    fp_put_u32(&w, dict_v);
+    fp_put_size_near(&w, enc_cap_delta);
     fp_put_size_near(&w, cap_delta);
     fp_put_size_near(&w, target_delta);
-    fp_put_u32(&w, short_k);
-    fp_put_u8(&w, dflags);
+    fp_put_u8(&w, vflags);
+    fp_put_u32(&w, v);
     save(hdr, header_len(&w), s ? s->data : NULL, s ? s->n : 0, what);
 }
 
@@ -265,18 +273,30 @@ static void r2s_seeds(void)
 {
     size_t i;
     for (i = 0; i < nsamples; i++) {
-        r2s_seed(0, 0, 0, 1, 0, 0, 0, 0, 0, -1, -3, 0, 2, &samples[i], samples[i].name);
-        r2s_seed(0, 1, 0, 1, 0, -16, 0, 0, 0, 0, -1, 0, 0, &samples[i], "destsize");
+        /* the payload encoded, partial decode with the drawn capacity */
+        r2s_seed(0, 0, 0, 0, 1, 0, 0, -1, -3, 64, 0, &samples[i], samples[i].name);
+        r2s_seed(16, 0, 0, 0, 1, 0, -16, 0, -1, 0, 0, &samples[i], "destsize");
     }
-    r2s_seed(0, 2, 0, 1, 800, 0, 0, 0, 0, 0, 0, 400, 0, &samples[0], "dict-ext");
-    r2s_seed(0, 2, 0, 4, 600, 0, 0, 0, 0, -2, 0, 100, 1, &samples[3], "dict-prefix");
-    r2s_seed(0, 4, 30000, 1, 0, 0, 0, 0, 0, -1, -7, 0, 2, &samples[0], "tiled");
-    r2s_seed(0, 8, 5000, 3, 0, 0, 0, 0, 0, 1, 0, 0, 2, &samples[7], "letters");
+    r2s_seed(2, 0, 0, 0, 1, 800, 0, 0, 0, 0, 400, &samples[0], "dict-ext");
+    r2s_seed(2 | 0, 0, 0, 0, 4, 600, 0, -2, 0, 32, 100, &samples[3], "dict-prefix");
+    /* synthesised data, from the payload as description */
+    r2s_seed(4, 0, FZ_SYNTH_SMALL_4K(3000), 5, 1, 0, 0, -1, -7, 64, 0, &samples[0], "synth");
+    r2s_seed(8, 0, FZ_SYNTH_SMALL_4K(4000), 6, 3, 0, 0, 1, 0, 64, 0, &samples[7], "synth-empty");
+    /* 300 000 bytes (size class 64 KiB .. 1 MiB: fz_synth_size) from the
+     * stream alone, with copies from beyond the 64 KiB window (kind 7) */
+    r2s_seed(12, 255, (300000u - 65536u) << 12 | 64, 7, 1, 0, 0, 0, 0, 0, 0, NULL, "synth-large");
+    /* judged variations: a capacity inside a literal run / a match, a cut block */
+    r2s_seed(0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0x1234, &samples[3], "cap-in-literals");
+    r2s_seed(1, 0, FZ_SYNTH_SMALL_4K(3000), 11, 1, 0, 0, 0, 0, 2, 0x5678, NULL, "cap-in-match");
+    r2s_seed(1, 0, FZ_SYNTH_SMALL_4K(2000), 12, 1, 0, 0, 0, 0, 16, 777, NULL, "cut");
     for (i = 0; i < 10; i++) {
-        uint8_t cls = (uint8_t)(i == 9 ? 4 : 0);
-        r2s_seed((uint8_t)(1 | cls << 1), (uint8_t)(i % 3 == 2 ? 2 : 0), 0, 1, 0, 0, 500 + i,
-                 (uint32_t)(i == 9 ? 72000 : 64 + 400 * i), (uint32_t)(i % 3 == 2 ? 3000 : 0),
-                 (int)(i % 4) - 2, (int)i - 5, 1000, (uint8_t)(i & 3), NULL, "gen");
+        /* generated blocks, some on a dictionary, one of 72 000 bytes */
+        int with_dict = i % 3 == 2;
+        r2s_seed((uint8_t)(1 | (with_dict ? 2 : 0)), (uint8_t)(i == 9 ? 255 : 0),
+                 i == 9 ? (72000u - 65536u) << 12 | 64 : FZ_SYNTH_SMALL_4K(64 + 400 * i), 500 + i, 1,
+                 with_dict ? FZ_SYNTH_LOG(12, 3000) : 0, 0, (int)(i % 4) - 2, (int)i - 5,
+                 (uint8_t)((i & 1) << 6 | (with_dict ? (i % 2 ? 4 : 32) : 0)), 1000, NULL,
+                 "gen");
     }
 }
 
@@ -297,11 +317,14 @@ static size_t encode_frame(const ref_frame_prefs *p, const sample *s, size_t n, 
 }
 
 /* frame_decode: [flags][in chunk][out room][dict len][dict seed][stream] */
+static uint8_t made_opt;
+static uint32_t made_size, made_damage;
+
 static void frame_decode_seed(uint8_t flags, uint32_t in_chunk, uint32_t room, size_t dict_len,
                               uint64_t dict_seed, const uint8_t *stream, size_t n,
                               const char *what)
 {
-    uint8_t hdr[22];
+    uint8_t hdr[32];          /* frame_decode.c HEADER */
     fuzz_header_writer w = { hdr, sizeof hdr, 0 };
     fp_put_u8(&w, flags);
     fp_put_u32(&w, in_chunk);
@@ -309,6 +332,11 @@ static void frame_decode_seed(uint8_t flags, uint32_t in_chunk, uint32_t room, s
     fp_put_u8(&w, dict_len ? 1 : 0);
     fp_put_u32(&w, (uint32_t)dict_len);
     fp_put_u64(&w, dict_seed);
+    /* a made frame (flag bit 1): options, data size, damage */
+    fp_put_u8(&w, made_opt);
+    fp_put_u8(&w, 0);
+    fp_put_u32(&w, made_size);
+    fp_put_u32(&w, made_damage);
     save(hdr, header_len(&w), stream, n, what);
 }
 
@@ -357,6 +385,15 @@ static void frame_decode_seeds(void)
     p.content_size = 1;
     lf = encode_frame(&p, &samples[0], 5000, &f);
     frame_decode_seed(1, 5, 11, sizeof dict, 77, f, lf, "dict");
+    /* frames ref makes of synthesised data (the sample text as description):
+     * block and content checksums, intact and with one damaged byte */
+    made_opt = 3;
+    made_size = FZ_SYNTH_SMALL_4K(3000);
+    frame_decode_seed(0x82, 0, 0, 0, 0, samples[0].data, samples[0].n, "made");
+    made_damage = 1 | 40u << 2 | 0x80u << 24;
+    frame_decode_seed(0x82, 0, 0, 0, 0, samples[0].data, samples[0].n, "made-damaged");
+    made_opt = 0;
+    made_size = made_damage = 0;
     free(f);
 }
 
@@ -422,11 +459,15 @@ static void legacy_seeds(void)
     free(g);
 }
 
+/* fuzz/make_seeds_stream.c: seeds numbered from 0 in dir; returns how many */
+int make_stream_seeds(const char *dir), make_alloc_seeds(const char *dir);
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
         fprintf(stderr, "usage: make_seeds decode_differential|compress_roundtrip|"
-                "ref_to_subject|base_vs_candidate|frame_decode|frame_roundtrip|legacy_decode "
+                "ref_to_subject|base_vs_candidate|frame_decode|frame_roundtrip|legacy_decode|"
+                "stream_roundtrip|alloc_fail "
                 "DIR\n");
         return 2;
     }
@@ -446,6 +487,10 @@ int main(int argc, char **argv)
         frame_roundtrip_seeds();
     else if (strcmp(argv[1], "legacy_decode") == 0)
         legacy_seeds();
+    else if (strcmp(argv[1], "stream_roundtrip") == 0)
+        seq += make_stream_seeds(outdir);
+    else if (strcmp(argv[1], "alloc_fail") == 0)
+        seq += make_alloc_seeds(outdir);
     else {
         fprintf(stderr, "make_seeds: unknown target '%s'\n", argv[1]);
         return 2;

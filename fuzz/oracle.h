@@ -7,8 +7,10 @@
  *                     latitudes, allocation, scratch, deterministic fills
  *   oracle_verdict.c  ref's expectation for a call and the verdict (the
  *                     rules are described there)
- *   oracle_call.c     destination and dictionary areas, running a decoder
- *                     call twice (0x00 / 0xFF) and checking it
+ *   oracle_call.c     input, destination and dictionary areas, running a
+ *                     decoder call twice (0x00 / 0xFF) and checking it
+ *   synth.c           data of up to several MiB described by a few bytes
+ *                     (synth.h)
  *
  * Findings abort with "lz4gate-fuzz TARGET: FAIL [CLASS@ENTRY]: details"
  * (tools parse that line: harness/report/failure.py), other failures of
@@ -38,6 +40,9 @@ struct lz4_subject;
 /* Every target's LLVMFuzzerTestOneInput starts with fz_input(data, size):
  * a campaign keeps the inputs that give findings (oracle_record.c). */
 void fz_input(const uint8_t *data, size_t size);
+/* Changes at every fz_input and fz_src: what the oracle remembers of ref's
+ * decodes (fz_ref_whole) holds only while it is unchanged. */
+extern unsigned long fz_memo_epoch;
 /* LZ4GATE_FUZZ_RECORD is set: findings are recorded (and not stopped at,
  * unless LZ4GATE_FUZZ_STOP=1 and they are not ignored). */
 int fz_recording(void);
@@ -89,6 +94,9 @@ void *fz_alloc(size_t size);
 uint8_t *fz_dup(const uint8_t *p, size_t n);
 enum { FZ_SCRATCH_SLOTS = 12 };
 uint8_t *fz_scratch(int slot, size_t size);
+/* Reads p[0..n) (under MSan, so that it reports uninitialised returned
+ * bytes; elsewhere a no-op: ASan and UBSan see nothing in a read of our
+ * own buffer). */
 void fz_consume(const uint8_t *p, size_t n);
 void fz_fill_prng(uint8_t *p, size_t n, uint64_t seed, unsigned alphabet);
 void fz_fill_prng_cached(uint8_t *p, size_t n, uint64_t seed, unsigned alphabet);
@@ -133,6 +141,10 @@ typedef struct fz_result {
 fz_ref fz_ref_decode(int slot, const uint8_t *src, size_t n, size_t cap, const uint8_t *dict,
                      size_t dict_len, ref_profile profile, int partial, size_t target,
                      ref_target0 target0);
+/* ref's decode of the whole block src[0..n) (capacity FZ_BIG_CAP, no
+ * dictionary) under `profile`, computed once per block and input
+ * (fz_memo_epoch); out stays valid until the next block. */
+fz_ref fz_ref_whole(const uint8_t *src, size_t n, ref_profile profile);
 const char *fz_check_name(int check);
 size_t fz_expect_max(const fz_expect *e);
 fz_expect fz_expect_for(const fz_call *c, ref_target0 target0);
@@ -141,6 +153,30 @@ const char *fz_judge_call(const fz_call *c, const fz_expect *first, const fz_res
                           const char **rule, char *why, size_t why_len);
 
 /* ---- running a decoder call (oracle_call.c) -------------------------- */
+
+/* The input bytes a call reads: a copy of p[0..n) at the start of the
+ * persistent area `slot` (< FZ_SRC_SLOTS), everything after it poisoned
+ * under ASan, so that a read past the n bytes is reported exactly as past
+ * an exact allocation (and a read before them hits the allocation's own
+ * redzone), without a fresh allocation per input. Valid until the next
+ * fz_src of the same slot. */
+enum { FZ_SRC_SLOTS = 4 };
+const uint8_t *fz_src(int slot, const uint8_t *p, size_t n);
+
+/* An output buffer of exactly cap bytes for a compressor: the end of the
+ * next destination area (a write past it is a heap-buffer-overflow), the
+ * FZ_GUARD bytes before it poisoned and a canary just before it, its first
+ * min(fill_len, cap) bytes set to `fill`. fz_out_close ends the call:
+ * returns 0 when something was written before the buffer. The bytes stay
+ * valid for FZ_AREAS - 1 further calls (fz_out_open or fz_run). */
+typedef struct fz_out {
+    uint8_t *dst;
+    size_t cap;
+    uint8_t *guard;
+    size_t guard_len;
+} fz_out;
+uint8_t *fz_out_open(fz_out *o, size_t cap, int fill, size_t fill_len);
+int fz_out_close(fz_out *o);
 
 const uint8_t *fz_dict(size_t n, uint64_t seed);
 fz_result fz_run(const fz_call *c, int fill, size_t fill_len);

@@ -6,6 +6,7 @@
  * previous content.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "oracle.h"
@@ -72,6 +73,39 @@ static FZ_NO_COVERAGE uint8_t *fz_area_tail(size_t size, uint8_t **area_start)
     return area[k] + FZ_AREA_SIZE - size;
 }
 
+/* fz_src (oracle.h): area `slot` holds open[slot] addressable bytes at its
+ * start, the rest poisoned; a call changes only the difference (an exact
+ * allocation per input cost fresh pages under ASan's quarantine). ASan
+ * poisons the tail of a granule exactly (a shadow value k means "the first
+ * k bytes are addressable"), so the first byte past the input always
+ * reports. */
+FZ_NO_COVERAGE const uint8_t *fz_src(int slot, const uint8_t *p, size_t n)
+{
+    static uint8_t *area[FZ_SRC_SLOTS];
+    static size_t size[FZ_SRC_SLOTS], open[FZ_SRC_SLOTS];
+    fz_memo_epoch++;
+    if (slot < 0 || slot >= FZ_SRC_SLOTS)
+        fz_fail("fz_src slot %d", slot);
+    if (n > size[slot] || !area[slot]) {
+        size_t want = 1u << 16;
+        while (want < n)
+            want *= 2;
+        free(area[slot]);
+        area[slot] = fz_alloc(want);
+        size[slot] = want;
+        FZ_POISON(area[slot], want);
+        open[slot] = 0;
+    }
+    if (n > open[slot])
+        FZ_UNPOISON(area[slot] + open[slot], n - open[slot]);
+    else if (n < open[slot])
+        FZ_POISON(area[slot] + n, open[slot] - n);
+    open[slot] = n;
+    if (n)
+        memcpy(area[slot], p, n);
+    return area[slot];
+}
+
 /* The input's dictionary, fz_fill_dict(seed): the last n bytes of a
  * persistent allocation, the FZ_GUARD bytes before it poisoned until the
  * next call (the same detection as an exact allocation, without a fresh
@@ -97,6 +131,45 @@ FZ_NO_COVERAGE const uint8_t *fz_dict(size_t n, uint64_t seed)
     return d;
 }
 
+/* Opens `size` bytes at the end of the next area: canary and guard before
+ * them (the guard poisoned until fz_out_close). */
+static FZ_NO_COVERAGE uint8_t *fz_open_tail(fz_out *o, size_t size)
+{
+    uint8_t *start, *buf;
+    if (size > FZ_AREA_SIZE - FZ_GUARD)
+        fz_fail("a call of %zu bytes does not fit an area", size);
+    buf = fz_area_tail(size, &start);
+    o->guard_len = fz_min(FZ_GUARD, (size_t)(buf - start));
+    o->guard = buf - o->guard_len;
+    memset(buf - FZ_CANARY, 0xA5, FZ_CANARY);
+    return buf;
+}
+
+/* Unpoisons the guard; 1 if the canary is intact. */
+static FZ_NO_COVERAGE int fz_close_tail(fz_out *o, const uint8_t *buf)
+{
+    int i;
+    FZ_UNPOISON(o->guard, o->guard_len);
+    for (i = 0; i < FZ_CANARY; i++)
+        if (buf[i - FZ_CANARY] != 0xA5)
+            return 0;
+    return 1;
+}
+
+FZ_NO_COVERAGE uint8_t *fz_out_open(fz_out *o, size_t cap, int fill, size_t fill_len)
+{
+    o->dst = fz_open_tail(o, cap);
+    o->cap = cap;
+    memset(o->dst, fill, fz_min(fill_len, cap));
+    FZ_POISON(o->guard, o->guard_len);
+    return o->dst;
+}
+
+FZ_NO_COVERAGE int fz_out_close(fz_out *o)
+{
+    return fz_close_tail(o, o->dst);
+}
+
 /* One call into a destination of exactly cap bytes whose first fill_len
  * bytes hold `fill` (the rest is whatever the memory held). With a prefix
  * dictionary the buffer is [dict][dst] and the prefix must come back
@@ -104,17 +177,12 @@ FZ_NO_COVERAGE const uint8_t *fz_dict(size_t n, uint64_t seed)
 FZ_NO_COVERAGE fz_result fz_run(const fz_call *c, int fill, size_t fill_len)
 {
     fz_result res;
-    uint8_t *buf, *dst, *start, *guard;
-    size_t pre = c->kind == FZ_DICT_PREFIX ? c->dict_len : 0, guard_len;
+    fz_out o;
+    uint8_t *buf, *dst;
+    size_t pre = c->kind == FZ_DICT_PREFIX ? c->dict_len : 0;
     int n = (int)c->n, cap = (int)c->cap;
-    int i;
 
-    if (pre + c->cap > FZ_AREA_SIZE - FZ_GUARD)
-        fz_fail("a call of %zu + %zu bytes does not fit an area", pre, c->cap);
-    buf = fz_area_tail(pre + c->cap, &start);
-    guard_len = fz_min(FZ_GUARD, (size_t)(buf - start));
-    guard = buf - guard_len;
-    memset(buf - FZ_CANARY, 0xA5, FZ_CANARY);
+    buf = fz_open_tail(&o, pre + c->cap);
     if (pre)
         memcpy(buf, c->dict, pre);
     dst = buf + pre;
@@ -124,7 +192,7 @@ FZ_NO_COVERAGE fz_result fz_run(const fz_call *c, int fill, size_t fill_len)
     else
 #endif
         memset(dst, fill, fz_min(fill_len, c->cap));
-    FZ_POISON(guard, guard_len);
+    FZ_POISON(o.guard, o.guard_len);
     switch (c->kind) {
     case FZ_SAFE:
         res.r = c->s->decompress_safe((const char *)c->src, (char *)dst, n, cap);
@@ -142,18 +210,14 @@ FZ_NO_COVERAGE fz_result fz_run(const fz_call *c, int fill, size_t fill_len)
                                                  (const char *)buf, (int)pre);
         break;
     }
-    FZ_UNPOISON(guard, guard_len);
+    if (!fz_close_tail(&o, buf))
+        fz_finding("wrote_before_dst", fz_decoder_names[c->kind],
+                   "%s wrote before the destination buffer (block %zu bytes, "
+                   "capacity %zu)", c->s->name, c->n, c->cap);
     if (pre && memcmp(buf, c->dict, pre) != 0)
         fz_finding("wrote_before_dst", fz_decoder_names[c->kind],
                    "%s modified the prefix dictionary before dst (block %zu bytes, "
                    "capacity %zu, prefix %zu)", c->s->name, c->n, c->cap, pre);
-    for (i = 0; i < FZ_CANARY; i++)
-        if (buf[i - FZ_CANARY] != 0xA5) {
-            fz_finding("wrote_before_dst", fz_decoder_names[c->kind],
-                       "%s wrote before the destination buffer (block %zu bytes, "
-                       "capacity %zu)", c->s->name, c->n, c->cap);
-            break;
-        }
     if (res.r > cap) {
         fz_finding("return_above_capacity", fz_decoder_names[c->kind],
                    "%s returned %d, more than the capacity %d", c->s->name, res.r, cap);

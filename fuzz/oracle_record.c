@@ -25,8 +25,11 @@ enum { FZ_SAMPLE = 8, FZ_MAX_IDS = 64, FZ_COUNT_FLUSH = 1024 };
 static const uint8_t *current;
 static size_t current_size;
 
+unsigned long fz_memo_epoch;
+
 void fz_input(const uint8_t *data, size_t size)
 {
+    fz_memo_epoch++;
     current = data;
     current_size = size;
 }

@@ -73,6 +73,45 @@ fz_ref fz_ref_decode(int slot, const uint8_t *src, size_t n, size_t cap, const u
     return out;
 }
 
+/* Scratch slots of the whole-block decodes (fz_ref_whole). */
+enum { FZ_WHOLE_SLOT_STRICT = 2, FZ_WHOLE_SLOT_COMPAT = 6 };
+
+/* The profiles differ only in rules the strict one enforces on top
+ * (profile.c: offset 0, the end-of-block rules 2 and 3, each a
+ * strict_rejects row), on the same decoding path: a block strict decodes
+ * decodes the same under the compatible profile, byte for byte. So a
+ * strict success stands for both, and the compatible decode runs only
+ * when strict rejects. */
+static int fz_same_under_compat(const fz_ref *strict)
+{
+    return strict->r.status == REF_OK;
+}
+
+FZ_NO_COVERAGE fz_ref fz_ref_whole(const uint8_t *src, size_t n, ref_profile profile)
+{
+    static unsigned long epoch;
+    static const uint8_t *at;
+    static size_t len;
+    static int have[2];
+    static fz_ref memo[2];
+    int k = profile == REF_PROFILE_STRICT ? 0 : 1;
+    if (epoch != fz_memo_epoch || at != src || len != n) {
+        epoch = fz_memo_epoch;
+        at = src;
+        len = n;
+        have[0] = have[1] = 0;
+    }
+    if (!have[k]) {
+        if (k == 1 && have[0] && fz_same_under_compat(&memo[0]))
+            memo[1] = memo[0];
+        else
+            memo[k] = fz_ref_decode(k ? FZ_WHOLE_SLOT_COMPAT : FZ_WHOLE_SLOT_STRICT, src, n,
+                                    FZ_BIG_CAP, NULL, 0, profile, 0, 0, 0);
+        have[k] = 1;
+    }
+    return memo[k];
+}
+
 const char *fz_check_name(int check)
 {
     return check >= 0 ? ref_check_name(check) : "-";
@@ -195,13 +234,22 @@ fz_expect fz_expect_for(const fz_call *c, ref_target0 target0)
     size_t dlen = c->kind >= FZ_DICT ? c->dict_len : 0;
     memset(&e, 0, sizeof e);
     e.partial = partial;
-    e.strict = fz_ref_decode(0, c->src, c->n, c->cap, dict, dlen, REF_PROFILE_STRICT,
-                             partial, c->target, target0);
-    e.compat = fz_ref_decode(1, c->src, c->n, c->cap, dict, dlen, REF_PROFILE_COMPATIBLE,
-                             partial, c->target, target0);
+    if (!partial && !dlen && (e.strict = fz_ref_whole(c->src, c->n, REF_PROFILE_STRICT),
+                              e.strict.r.status == REF_OK && e.strict.r.written <= c->cap)) {
+        /* The whole block decodes within the capacity: a decode with this
+         * capacity takes the same path to the same end (every capacity
+         * check passes), so the whole-block decode is this call's. */
+    } else {
+        e.strict = fz_ref_decode(0, c->src, c->n, c->cap, dict, dlen, REF_PROFILE_STRICT,
+                                 partial, c->target, target0);
+    }
+    if (fz_same_under_compat(&e.strict))
+        e.compat = e.strict;
+    else
+        e.compat = fz_ref_decode(1, c->src, c->n, c->cap, dict, dlen, REF_PROFILE_COMPATIBLE,
+                                 partial, c->target, target0);
     if (partial) {
-        fz_ref whole = fz_ref_decode(2, c->src, c->n, FZ_BIG_CAP, NULL, 0, REF_PROFILE_STRICT,
-                                     0, 0, target0);
+        fz_ref whole = fz_ref_whole(c->src, c->n, REF_PROFILE_STRICT);
         e.whole_valid = whole.r.status == REF_OK;
         e.limit = fz_min(c->target, c->cap);
         fz_lenient(&e, 3, c->src, c->n);

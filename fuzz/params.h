@@ -8,7 +8,16 @@
  * The header has a fixed size per target, so the payload (a block to
  * decode, data to compress) always starts at the same offset and a seed
  * file is "parameters, then the bytes they apply to". An input shorter than
- * the header reads as if padded with zero bytes, and has an empty payload.
+ * the header has an empty payload, and its missing header bytes read as
+ * zero bytes (fp_init) or, with fp_init_filled, as bytes of the ref/prng.h
+ * stream seeded by a hash of the bytes present: libFuzzer starts from an
+ * empty corpus with inputs of a few bytes and lets them grow slowly
+ * (-len_control), so with zero padding every parameter past the first few
+ * bytes would stay 0 for the first tens of seconds; filled, each short
+ * input is a different, complete draw of every parameter. An input with
+ * the whole header reads exactly as written (seeds, minimised crashes
+ * longer than the header), and a position past the header reads 0 either
+ * way.
  *
  * Draws consume the header front to back. Each value is drawn over its full
  * range from as many bytes as the type has (4 bytes for a 32-bit value,
@@ -25,12 +34,16 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "prng.h"
+
 typedef struct fuzz_params {
     const uint8_t *hdr;     /* the parameter bytes */
     size_t hdr_len;         /* bytes of header actually present */
     size_t pos;             /* next header byte to draw */
     const uint8_t *payload; /* the bytes after the header */
     size_t payload_len;
+    size_t fill_end;        /* positions hdr_len .. fill_end - 1 read filler */
+    uint64_t fill_seed;     /* ... bytes of this stream (fp_init_filled) */
 } fuzz_params;
 
 /* Split data[0..size) into a header of header_len bytes and the payload. */
@@ -42,11 +55,51 @@ static inline void fp_init(fuzz_params *fp, const uint8_t *data, size_t size,
     fp->pos = 0;
     fp->payload = size > header_len ? data + header_len : data + size;
     fp->payload_len = size > header_len ? size - header_len : 0;
+    fp->fill_end = 0;
+    fp->fill_seed = 0;
+}
+
+/* fp_init, with the missing bytes of a short header drawn from the stream
+ * seeded by a hash of the bytes present (and their number). */
+static inline void fp_init_filled(fuzz_params *fp, const uint8_t *data, size_t size,
+                                  size_t header_len)
+{
+    uint64_t h = 0x6C7A34676174ull ^ size;
+    size_t i;
+    fp_init(fp, data, size, header_len);
+    if (size >= header_len)
+        return;
+    for (i = 0; i < size; i++)
+        h = ref_prng_mix(h ^ data[i]);
+    fp->fill_end = header_len;
+    fp->fill_seed = h;
+}
+
+/* fp_init_filled for targets whose payload is a block to decode: an input
+ * shorter than the header is all payload, and every header byte is drawn
+ * from the stream seeded by its hash. From an empty corpus libFuzzer's first
+ * inputs are a few bytes long; read this way each is a block to decode
+ * under a complete draw of the parameters, not an empty payload until the
+ * inputs outgrow the header. */
+static inline void fp_init_block(fuzz_params *fp, const uint8_t *data, size_t size,
+                                 size_t header_len)
+{
+    fp_init_filled(fp, data, size, header_len);
+    if (size >= header_len)
+        return;
+    fp->hdr_len = 0;
+    fp->payload = data;
+    fp->payload_len = size;
 }
 
 static inline uint8_t fp_u8(fuzz_params *fp)
 {
-    return fp->pos < fp->hdr_len ? fp->hdr[fp->pos++] : (fp->pos++, 0);
+    size_t at = fp->pos++;
+    if (at < fp->hdr_len)
+        return fp->hdr[at];
+    if (at < fp->fill_end)       /* the byte depends on its position only */
+        return (uint8_t)ref_prng_mix(fp->fill_seed + (at + 1) * REF_PRNG_GAMMA);
+    return 0;
 }
 
 /* Little endian, from exactly 2 / 4 / 8 header bytes. */

@@ -11,30 +11,46 @@
  *     dictionary: it reads exactly the block;
  * and, judged against ref like decode_differential (oracle_verdict.c), the
  * same block with a drawn capacity (often too small: it must be rejected
- * without writing past it) and with a shorter dictionary, or none (matches
- * then reach before the history: rejected, never read).
+ * without writing past it), cut short, and with a shorter dictionary, or
+ * none (matches then reach before the history: rejected, never read).
  *
- * Input: [50-byte header][payload]. Header, in draw order:
- *   u8      source: bit 0 ref_gen_block (else ref_encode); bits 1-3 the
- *           generator's output size class (7: up to 1 MiB, 4-6: up to
- *           72 KiB, else up to 4 KiB)
- *   u8      encoder: bit 0 destSize mode (else limited output); bit 1 with a
- *           dictionary; bits 2-3 data: 1 payload repeated to L, 2 text over
- *           4 letters of length L, else the payload
- *   u32     L (up to 64 KiB)
+ * The judged variations are drawn from the block's own shape (its literal
+ * runs and matches, and how far its matches reach into the dictionary): a
+ * capacity that ends inside a literal run or a match, a dictionary just too
+ * short for the deepest match, an input cut inside the block. Valid blocks
+ * never reach the checks a decoder needs for those (the literal run and the
+ * match fit the output, the offset stays in the history) with their full
+ * capacity and dictionary; these calls reach them on every block that has
+ * such a run.
+ *
+ * Input: [42-byte header][payload]; a shorter input completes its header
+ * from a hash of its bytes (params.h, fp_init_filled). Header, draw order:
+ *   u8      source: bit 0 ref_gen_block (else ref_encode); bit 1 with a
+ *           dictionary; bits 2-3 encoder data: 0 the payload, else
+ *           fz_synth(payload as description) of the drawn size; bit 4
+ *           destSize mode (else limited output); bits 5-7 the checks run:
+ *           0 all, 1-2 the exact decodes, 3-4 the partial decode, 5-7 the
+ *           judged variations (one group per input most of the time: an
+ *           execution costs a third, issue 15)
+ *   u8+u32  size: fz_synth_size(sel, value, 4 KiB, 8 MiB) (generator output,
+ *           encoder data)
+ *   u64     seed (generator; synthesis)
  *   i32     acceleration (full int range)
- *   u32     encoder dictionary: the first (v % (payload + 1)) payload bytes
+ *   u32     dictionary: encoder: the first (v % (payload + 1)) payload
+ *           bytes; generator: fz_synth_size(0, v, 64 KiB, 64 KiB) bytes
+ *           (log-uniform, synth.h)
  *   u8+u32  encoder capacity / destSize target:
  *           fp_size_near(compress_bound(n), compress_bound(n) + 64)
- *   u64     generator seed
- *   u32     generator output size (within the size class)
- *   u32     generator dictionary size (v % (64 KiB + 1), when bit 1 of the
- *           encoder byte is set)
  *   u8+u32  capacity of the judged decode: fp_size_near(size, 16 MiB)
  *   u8+u32  partial target: fp_size_near(size, 16 MiB)
- *   u32     shorter dictionary: its last (v % (dictionary + 1)) bytes
- *   u8      decode flags: bit 0 dictionary as a prefix of dst; bit 1 the
- *           partial decode's capacity is the drawn capacity (else the size)
+ *   u8      variations: bits 0-1 judged capacity: 1 inside a literal run,
+ *           2 inside a match, else the drawn one; bits 2-3 shorter
+ *           dictionary: 1 just short of the deepest match, 2 none, else
+ *           its last (v % (dictionary + 1)) bytes; bit 4 the judged decode
+ *           reads the block cut to (v % size) bytes; bit 5 dictionary as a
+ *           prefix of dst; bit 6 the partial decode's capacity is the
+ *           drawn capacity (else the size)
+ *   u32     v: where in the run, how much shorter, where the cut is
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -43,20 +59,78 @@
 #include "oracle.h"
 #include "subject.h"
 #include "params.h"
+#include "synth.h"
 
 FZ_TARGET("ref_to_subject");
 
-#define HEADER 50
+#define HEADER 42
+#define MAX_DATA ((size_t)8 << 20)
+
+enum { SRC_BLOCK, SRC_CUT, SRC_DICT, SRC_SHORT };
 
 typedef struct made {
-    uint8_t *block;     /* exactly block_len bytes */
+    const uint8_t *block;   /* exactly block_len bytes (fz_src) */
     size_t block_len;
-    const uint8_t *out; /* the decoded data */
+    const uint8_t *out;     /* the decoded data */
     size_t out_len;
-    uint8_t *dict;      /* exactly dict_len bytes */
+    const uint8_t *dict;    /* exactly dict_len bytes (fz_src) */
     size_t dict_len;
     const char *how;
 } made;
+
+/* The block's shape: its literal runs and matches, and how deep its
+ * matches reach into the dictionary. The block is valid (made by ref), so
+ * the walk needs no checks beyond staying inside it. */
+typedef struct run {
+    size_t at, len;         /* output position and length */
+} run;
+
+/* Counts the literal runs (matches = 0) or matches (1) of b[0..n) and
+ * raises *deepest to the deepest reach before the output start; with pick,
+ * stops at the k-th one and stores it there. */
+static FZ_NO_COVERAGE size_t walk(const uint8_t *b, size_t n, int matches, size_t k,
+                                  run *pick, size_t *deepest)
+{
+    size_t ip = 0, op = 0, count = 0;
+    while (ip < n) {
+        uint8_t token = b[ip++], c;
+        size_t lit = token >> 4, ml = (size_t)(token & 15) + REF_MIN_MATCH, off;
+        if (lit == 15)
+            do { c = ip < n ? b[ip++] : 0; lit += c; } while (c == 255);
+        if (lit && !matches && count++ == k && pick) {
+            pick->at = op;
+            pick->len = lit;
+            return count;
+        }
+        ip += lit;
+        op += lit;
+        if (ip + 2 > n)
+            break;
+        off = (size_t)b[ip] | (size_t)b[ip + 1] << 8;
+        ip += 2;
+        if ((token & 15) == 15)
+            do { c = ip < n ? b[ip++] : 0; ml += c; } while (c == 255);
+        if (off > op && off - op > *deepest)
+            *deepest = off - op;
+        if (matches && count++ == k && pick) {
+            pick->at = op;
+            pick->len = ml;
+            return count;
+        }
+        op += ml;
+    }
+    return count;
+}
+
+/* The (v modulo their number)-th literal run or match; 0 if there is none. */
+static int pick_run(const uint8_t *b, size_t n, int matches, uint32_t v, run *out)
+{
+    size_t deepest = 0, count = walk(b, n, matches, 0, NULL, &deepest);
+    if (!count)
+        return 0;
+    walk(b, n, matches, v % count, out, &deepest);
+    return 1;
+}
 
 static void exact(const made *m, const fz_call *c, const fz_result *r, size_t want)
 {
@@ -70,136 +144,119 @@ static void exact(const made *m, const fz_call *c, const fz_result *r, size_t wa
                    c->cap, c->target);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* The block: ref_gen_block's, or ref_encode's of the payload or of
+ * synthesised data. 0 when there is none (the encoder failed). */
+static int make(made *m, fuzz_params *fp, uint8_t source, size_t size, uint64_t seed,
+                int32_t accel, uint32_t dict_v, size_t enc_cap_pos)
 {
-    const struct lz4_subject *s = lz4gate_subject();
-    fuzz_params fp;
-    uint8_t source, enc, dflags, *src_data = NULL, *gen_out = NULL;
-    uint32_t len, dict_k, gen_size, gen_dict, short_k;
-    int32_t accel;
-    uint64_t seed;
-    size_t enc_cap_pos, cap_pos, target_pos;
-    made m;
-    fz_call c;
-    fz_result r;
-
-    fz_input(data, size);
-    memset(&m, 0, sizeof m);
-    fp_init(&fp, data, size, HEADER);
-    source = fp_u8(&fp);
-    enc = fp_u8(&fp);
-    len = fp_u32(&fp) % 65537u;
-    accel = fp_i32(&fp);
-    dict_k = fp_u32(&fp);
-    enc_cap_pos = fp.pos;
-    fp.pos += 5;
-    seed = fp_u64(&fp);
-    gen_size = fp_u32(&fp);
-    gen_dict = fp_u32(&fp);
-    cap_pos = fp.pos;
-    fp.pos += 5;
-    target_pos = fp.pos;
-    fp.pos += 5;
-    short_k = fp_u32(&fp);
-    dflags = fp_u8(&fp);
-
+    uint8_t *dict = fz_scratch(7, FP_DICT_MAX + 1);
     if (source & 1) {
-        /* ---- the valid-block generator ---- */
-        unsigned cls = (source >> 1) & 7;
-        size_t max_out = gen_size % (cls == 7 ? (1u << 20) + 1 : cls >= 4 ? 73729u : 4097u);
-        size_t bcap = ref_compress_bound(max_out) + 64;
+        size_t bcap = ref_compress_bound(size) + 64;
         ref_gen_params gp;
         ref_gen_result gr;
-        uint8_t *block = fz_scratch(4, bcap);
-        gen_out = fz_alloc(max_out);
+        uint8_t *block = fz_scratch(4, bcap), *out = fz_scratch(8, size + 1);
         memset(&gp, 0, sizeof gp);
         gp.seed = seed;
-        gp.max_output = max_out;
-        gp.dict_len = (enc & 2) ? gen_dict % (REF_MAX_DICT + 1) : 0;
-        m.dict = fz_alloc(gp.dict_len);
-        gr = ref_gen_block(&gp, block, bcap, gen_out, max_out, m.dict);
+        gp.max_output = size;
+        /* log-uniform: short dictionaries most of the time (filling one
+         * costs per byte), any length up to the window */
+        gp.dict_len = (source & 2) ? fz_synth_size(0, dict_v, REF_MAX_DICT, REF_MAX_DICT) : 0;
+        gr = ref_gen_block(&gp, block, bcap, out, size + 1, dict);
         if (!gr.ok)
             fz_fail("ref_gen_block failed (seed %llu, max_output %zu, dictionary %zu)",
-                    (unsigned long long)seed, max_out, gp.dict_len);
-        m.block = fz_dup(block, gr.block_len);
-        m.block_len = gr.block_len;
-        m.out = gen_out;
-        m.out_len = gr.output_len;
-        m.dict_len = gr.dict_len;
-        m.how = "generated";
+                    (unsigned long long)seed, size, gp.dict_len);
+        m->block = fz_src(SRC_BLOCK, block, gr.block_len);
+        m->block_len = gr.block_len;
+        m->out = out;
+        m->out_len = gr.output_len;
+        m->dict_len = gr.dict_len;
+        m->how = "generated";
     } else {
-        /* ---- the reference encoder ---- */
-        const uint8_t *p = fp.payload;
-        size_t plen = fp.payload_len, n, bound, cap;
+        const uint8_t *p = fp->payload;
+        size_t plen = fp->payload_len, n, bound, cap, keep = fp->pos;
         ref_encode_params ep;
         ref_encode_result er;
-        uint8_t *dst;
-        if (enc & 2) {
-            size_t k = dict_k % (plen + 1);
-            m.dict = fz_dup(p, k);
-            m.dict_len = k;
-            p += k;
-            plen -= k;
-        } else {
-            m.dict = fz_alloc(0);
+        uint8_t *data, *dst;
+        if (source & 2) {
+            m->dict_len = fz_min(dict_v % (plen + 1), FP_DICT_MAX);
+            memcpy(dict, p, m->dict_len);
+            p += m->dict_len;
+            plen -= m->dict_len;
         }
-        switch ((enc >> 2) & 3) {
-        case 1:
-            src_data = fz_alloc(len);
-            n = plen ? len : 0;
-            {
-                size_t i;
-                for (i = 0; i < n; i++)
-                    src_data[i] = p[i % plen];
-            }
-            break;
-        case 2:
-            src_data = fz_alloc(len);
-            fz_fill_prng_cached(src_data, len, (uint64_t)(uint32_t)accel, 4);
-            n = len;
-            break;
-        default:
-            src_data = fz_dup(p, plen);
-            n = plen;
-            break;
-        }
+        n = (source & 12) ? size : plen;
+        data = fz_scratch(8, n + 1);
+        if (source & 12)
+            fz_synth(data, n, p, plen, seed);
+        else if (n)
+            memcpy(data, p, n);
         bound = ref_compress_bound(n);
-        {
-            size_t keep = fp.pos;
-            fp.pos = enc_cap_pos;
-            cap = fp_size_near(&fp, bound, bound + 64);
-            fp.pos = keep;
-        }
+        fp->pos = enc_cap_pos;
+        cap = fp_size_near(fp, bound, bound + 64);
+        fp->pos = keep;
         dst = fz_scratch(4, cap + 1);
         memset(&ep, 0, sizeof ep);
-        ep.src = src_data;
+        ep.src = data;
         ep.src_len = n;
         ep.dst = dst;
         ep.dst_cap = cap;
         ep.acceleration = accel;
-        ep.dict = m.dict_len ? m.dict : NULL;
-        ep.dict_len = m.dict_len;
-        ep.mode = (enc & 1) ? REF_ENCODE_DEST_SIZE : REF_ENCODE_LIMITED;
+        ep.dict = m->dict_len ? dict : NULL;
+        ep.dict_len = m->dict_len;
+        ep.mode = (source & 16) ? REF_ENCODE_DEST_SIZE : REF_ENCODE_LIMITED;
         er = ref_encode(&ep, fz_scratch(5, REF_ENCODE_STATE_SIZE));
-        if (!er.ok) {
-            free(src_data);
-            free(m.dict);
+        if (!er.ok)
             return 0;
-        }
-        m.block = fz_dup(dst, er.written);
-        m.block_len = er.written;
-        m.out = src_data;
-        m.out_len = er.consumed;
-        m.how = (enc & 1) ? "ref_encode(destSize)" : "ref_encode";
+        m->block = fz_src(SRC_BLOCK, dst, er.written);
+        m->block_len = er.written;
+        m->out = data;
+        m->out_len = er.consumed;
+        m->how = (source & 16) ? "ref_encode(destSize)" : "ref_encode";
     }
-    if (m.block_len > INT_MAX || m.out_len > FZ_MAX_CAP) {
-        free(m.block);
-        free(m.dict);
-        free(src_data);
-        free(gen_out);
+    m->dict = fz_src(SRC_DICT, dict, m->dict_len);
+    return 1;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    enum { G_EXACT = 1, G_PARTIAL = 2, G_JUDGED = 4 };
+    static const uint8_t group_of[8] = { 7, G_EXACT, G_EXACT, G_PARTIAL, G_PARTIAL, G_JUDGED,
+                                         G_JUDGED, G_JUDGED };
+    const struct lz4_subject *s = lz4gate_subject();
+    fuzz_params fp;
+    uint8_t source, size_sel, vflags, groups;
+    uint32_t size_v, dict_v, v;
+    int32_t accel;
+    uint64_t seed;
+    size_t enc_cap_pos, cap_pos, target_pos, dsize, cap, deepest = 0;
+    made m;
+    fz_call c;
+    fz_result r;
+    run at;
+
+    fz_input(data, size);
+    memset(&m, 0, sizeof m);
+    fp_init_filled(&fp, data, size, HEADER);
+    source = fp_u8(&fp);
+    size_sel = fp_u8(&fp);
+    size_v = fp_u32(&fp);
+    seed = fp_u64(&fp);
+    accel = fp_i32(&fp);
+    dict_v = fp_u32(&fp);
+    enc_cap_pos = fp.pos;
+    fp.pos += 5;
+    cap_pos = fp.pos;
+    fp.pos += 5;
+    target_pos = fp.pos;
+    fp.pos += 5;
+    vflags = fp_u8(&fp);
+    v = fp_u32(&fp);
+
+    dsize = fz_synth_size(size_sel, size_v, 4096, MAX_DATA);
+    if (!make(&m, &fp, source, dsize, seed, accel, dict_v, enc_cap_pos))
         return 0;
-    }
+    if (m.block_len > INT_MAX || m.out_len > FZ_MAX_CAP)
+        return 0;
 
     memset(&c, 0, sizeof c);
     c.s = s;
@@ -207,90 +264,103 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     c.n = m.block_len;
     c.cap = m.out_len;
 
+    groups = group_of[source >> 5];
+
     /* ---- exact decodes ---- */
-    if (m.dict_len == 0) {
+    if (!(groups & G_EXACT)) {
+        /* not this input's */
+    } else if (m.dict_len == 0) {
         if (s->decompress_safe) {
             c.kind = FZ_SAFE;
             r = fz_check_call(&c);
             exact(&m, &c, &r, m.out_len);
-            fz_result_free(&r);
         }
         if (s->decompress_fast && !fz_skip("decompress_fast")) {
-            uint8_t *dst = fz_alloc(m.out_len);
+            fz_out o;
+            uint8_t *dst = fz_out_open(&o, m.out_len, 0, 0);
             int rr = s->decompress_fast((const char *)m.block, (char *)dst, (int)m.out_len);
+            if (!fz_out_close(&o))
+                fz_finding("wrote_before_dst", "decompress_fast", "%s wrote before the "
+                           "destination buffer (block %zu bytes -> %zu)", s->name,
+                           m.block_len, m.out_len);
             if (rr != (int)m.block_len || (m.out_len && memcmp(dst, m.out, m.out_len) != 0))
                 fz_finding("valid_block", "decompress_fast",
                            "%s on a valid %s block (%zu bytes -> %zu): returned %d, want %zu "
                            "(input bytes read)%s", s->name, m.how, m.block_len, m.out_len, rr,
                            m.block_len, rr == (int)m.block_len ? ", different bytes" : "");
             fz_consume(dst, m.out_len);
-            free(dst);
         }
     } else if (s->decompress_safe_using_dict) {
-        c.kind = (dflags & 1) ? FZ_DICT_PREFIX : FZ_DICT;
+        c.kind = (vflags & 32) ? FZ_DICT_PREFIX : FZ_DICT;
         c.dict = m.dict;
         c.dict_len = m.dict_len;
         r = fz_check_call(&c);
         exact(&m, &c, &r, m.out_len);
-        fz_result_free(&r);
     }
 
     /* ---- partial ---- */
-    if (m.dict_len == 0 && s->decompress_safe_partial) {
-        size_t cap, target;
+    if ((groups & G_PARTIAL) && m.dict_len == 0 && s->decompress_safe_partial) {
+        size_t target;
         fp.pos = cap_pos;
         cap = fp_size_near(&fp, m.out_len, FZ_MAX_CAP);
         fp.pos = target_pos;
         target = fp_size_near(&fp, m.out_len, FZ_MAX_CAP);
         c.kind = FZ_PARTIAL;
-        c.dict = NULL;
-        c.dict_len = 0;
-        c.cap = (dflags & 2) ? cap : m.out_len;
+        c.cap = (vflags & 64) ? cap : m.out_len;
         c.target = target;
         r = fz_check_call(&c);
         if (fz_min(c.target, c.cap) > 0)
             exact(&m, &c, &r, fz_min(fz_min(c.target, c.cap), m.out_len));
-        fz_result_free(&r);
         c.target = 0;
     }
 
-    /* ---- judged variations: drawn capacity, shorter or no dictionary ---- */
-    {
-        size_t cap;
-        fp.pos = cap_pos;
-        cap = fp_size_near(&fp, m.out_len, FZ_MAX_CAP);
-        c.cap = cap;
-        if (m.dict_len == 0 && s->decompress_safe) {
-            c.kind = FZ_SAFE;
+    /* ---- judged variations: capacity, cut input, shorter or no dictionary ---- */
+    if (!(groups & G_JUDGED))
+        return 0;
+    fp.pos = cap_pos;
+    cap = fp_size_near(&fp, m.out_len, FZ_MAX_CAP);
+    if ((vflags & 3) && (vflags & 3) < 3 && pick_run(m.block, m.block_len, (vflags & 3) == 2,
+                                                     v, &at))
+        cap = at.at + (v >> 8) % at.len;    /* the run or match crosses the capacity */
+    c.cap = cap;
+    if (vflags & 16) {              /* the block cut short, ending exactly there */
+        c.n = v % (m.block_len + 1);
+        c.src = fz_src(SRC_CUT, m.block, c.n);
+    }
+    if (m.dict_len == 0 && s->decompress_safe) {
+        c.kind = FZ_SAFE;
+        r = fz_check_call(&c);
+    } else if (m.dict_len && s->decompress_safe_using_dict) {
+        size_t k;
+        if (m.dict_len)
+            walk(m.block, m.block_len, 0, SIZE_MAX, NULL, &deepest);
+        switch ((vflags >> 2) & 3) {
+        case 1:     /* just short of the deepest match into the dictionary */
+            k = deepest ? deepest - 1 - (v >> 16) % fz_min(deepest, 64) : 0;
+            break;
+        case 2:
+            k = 0;
+            break;
+        default:
+            k = v % (m.dict_len + 1);
+            break;
+        }
+        k = fz_min(k, m.dict_len);
+        c.kind = (vflags & 32) ? FZ_DICT_PREFIX : FZ_DICT;
+        c.dict = m.dict;
+        c.dict_len = m.dict_len;
+        r = fz_check_call(&c);              /* full dictionary, drawn capacity */
+        c.cap = m.out_len;
+        c.dict = fz_src(SRC_SHORT, m.dict + (m.dict_len - k), k);
+        c.dict_len = k;
+        r = fz_check_call(&c);              /* shorter dictionary, exact capacity */
+        if (s->decompress_safe) {
+            c.kind = FZ_SAFE;               /* no dictionary at all */
+            c.dict = NULL;
+            c.dict_len = 0;
             r = fz_check_call(&c);
-            fz_result_free(&r);
-        } else if (m.dict_len && s->decompress_safe_using_dict) {
-            size_t k = short_k % (m.dict_len + 1);
-            uint8_t *shorter = fz_dup(m.dict + (m.dict_len - k), k);
-            c.kind = (dflags & 1) ? FZ_DICT_PREFIX : FZ_DICT;
-            c.dict = m.dict;
-            c.dict_len = m.dict_len;
-            r = fz_check_call(&c);              /* full dictionary, drawn capacity */
-            fz_result_free(&r);
-            c.cap = m.out_len;
-            c.dict = shorter;
-            c.dict_len = k;
-            r = fz_check_call(&c);              /* shorter dictionary, exact capacity */
-            fz_result_free(&r);
-            free(shorter);
-            if (s->decompress_safe) {
-                c.kind = FZ_SAFE;               /* no dictionary at all */
-                c.dict = NULL;
-                c.dict_len = 0;
-                r = fz_check_call(&c);
-                fz_result_free(&r);
-            }
         }
     }
-
-    free(m.block);
-    free(m.dict);
-    free(src_data);
-    free(gen_out);
+    (void)r;
     return 0;
 }

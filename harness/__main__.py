@@ -12,6 +12,8 @@ COMMANDS = {
     "regress": ("harness.runners.regress.cli", "regression cases; --mutants, --check"),
     "fuzz": ("harness.fuzzing.cli", "fuzz targets: build, run, replay, corpus-min, triage"),
     "fuzz-bench": ("harness.fuzzing.bench.cli", "exec/s and time-to-find of the fuzz targets"),
+    "releases": ("harness.runners.releases.cli", "cases and contracts on every lz4 release of a clone"),
+    "kernels": ("harness.runners.kernels.cli", "cases and contracts on real Linux kernel trees"),
     "regressions-md": ("harness.report.regressions.cli", "generate and check REGRESSIONS.md"),
     "gate": ("harness.gate.cli", "may CANDIDATE replace BASE? (also ci/gate.py)"),
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "history.h"
 #include "lz4frame_ref.h"
 
 static void put_le32(uint8_t *p, uint32_t v)
@@ -96,18 +97,7 @@ size_t ref_frame_begin(ref_frame_encoder *e, const ref_frame_prefs *p, uint64_t 
 /* Linked blocks: the history becomes the last 64 KiB of history + block. */
 static void remember(ref_frame_encoder *e, const uint8_t *src, size_t n)
 {
-    if (n >= REF_FRAME_HISTORY) {
-        memcpy(e->history, src + n - REF_FRAME_HISTORY, REF_FRAME_HISTORY);
-        e->history_len = REF_FRAME_HISTORY;
-        return;
-    }
-    if (e->history_len + n > REF_FRAME_HISTORY) {
-        size_t drop = e->history_len + n - REF_FRAME_HISTORY;
-        memmove(e->history, e->history + drop, e->history_len - drop);
-        e->history_len -= drop;
-    }
-    memcpy(e->history + e->history_len, src, n);
-    e->history_len += n;
+    ref_history_append(e->history, &e->history_len, REF_FRAME_HISTORY, src, n);
 }
 
 size_t ref_frame_put_block(ref_frame_encoder *e, const uint8_t *src, size_t n,

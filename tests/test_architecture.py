@@ -151,3 +151,27 @@ def test_readme_architecture_section_matches_the_tree():
     for pkg in ("harness/subjects/", "harness/runners/", "harness/fuzzing/", "harness/report/",
                 "harness/gate/"):
         assert pkg in paths, pkg
+
+
+@pytest.mark.check
+def test_every_repository_path_the_docs_name_exists():
+    # A moved file leaves its old path in prose; a reader following it finds
+    # nothing. Paths of lz4gate's own code only (build/ is made at run time).
+    named = re.compile(r"(?<![\w./-])((?:harness|fuzz|ref|ci|tests|regress|corpus|tools|docs)"
+                       r"/[\w./-]*\w\.(?:py|c|h|sh|json|jsonl|md|tsv|yml))\b")
+    missing = []
+    for p in tracked("*.md", "*.json", "harness/**/*.py", "Makefile"):
+        if p.startswith("tests/fixtures/") or p == "REGRESSIONS.md":
+            continue
+        with open(os.path.join(TOP, p), errors="replace") as f:
+            for n, line in enumerate(f, 1):
+                for m in named.finditer(line):
+                    placeholder = re.search(r"/[A-Z]+\.\w+$", m.group(1))   # fuzz/NAME.c
+                    # Relative to the top or to a folder above the file
+                    # (runner sources are named from harness/runners/).
+                    roots = [TOP] + [os.path.join(TOP, *p.split("/")[:i])
+                                     for i in range(1, p.count("/") + 1)]
+                    if not placeholder and not any(os.path.exists(os.path.join(r, m.group(1)))
+                                                   for r in roots):
+                        missing.append("%s:%d: %s" % (p, n, m.group(1)))
+    assert not missing, "\n".join(missing[:40])

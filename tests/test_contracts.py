@@ -1,8 +1,13 @@
 """API contract tests on the default subjects and on broken subjects."""
+import subprocess
+
 import pytest
 
 from conftest import CONFIG32, contract_records
-from harness.runners.contracts.run import run_contracts
+from harness import toolchain
+from harness.runners.contracts.run import CONTRACT_SOURCES, run_contracts
+from harness.runners.link import link_runner, runner_sources
+from harness.subjects.build import build
 
 # (make check: ref and upstream in asan64)
 DEFAULT = [pytest.param("ref", "asan64", marks=pytest.mark.check), ("ref", CONFIG32),
@@ -55,3 +60,17 @@ def test_ref_mutant_fails_contracts(mutant, check):
                                    vectors=False)
     failed = {r["check"] for r in recs if r["status"] == "FAIL"}
     assert check in failed, sorted(failed)
+
+
+def test_a_full_check_table_stops_the_runner_before_any_check():
+    # contracts.c's table is bounded: with room for 8 checks, registering
+    # the ninth stops the runner with one line (it used to write past it).
+    out = build("ref", "asan64", [], True)
+    program = link_runner(out, "asan64", runner_sources(*CONTRACT_SOURCES), "contracts-max8",
+                          extra_flags=["-DMAX_CHECKS=8"])
+    proc = subprocess.run(toolchain.run_argv("asan64", [program]), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True,
+                          env=toolchain.sanitizer_env("runner"))
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert "more than 8 checks registered" in proc.stderr
+    assert proc.stdout == ""

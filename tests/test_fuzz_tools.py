@@ -200,11 +200,14 @@ def test_corpus_min_never_leaves_a_half_replaced_corpus(tmp_path, monkeypatch):
 
 # ---- the fuzz benchmark -------------------------------------------------------------
 
-def test_fuzz_bench_tiny_mode_prints_every_row_with_ratios():
-    need("upstream", "kernel")
-    proc = run(BENCH_PY, "--time", "1", timeout=900)
+def test_fuzz_bench_tiny_mode_prints_each_target_beside_its_peer_with_the_ratio():
+    need("upstream")
+    ours = ("decode_differential", "compress_roundtrip", "ref_to_subject")
+    peers = {"decode_differential": "decompress_fuzzer", "ref_to_subject": "decompress_fuzzer",
+             "compress_roundtrip": "round_trip_fuzzer"}
+    proc = run(BENCH_PY, "--time", "1", "--only",
+               ",".join(ours + ("decompress_fuzzer", "round_trip_fuzzer")), timeout=900)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    ours = ("decode_differential", "compress_roundtrip", "ref_to_subject", "base_vs_candidate")
     rows = {}
     for line in proc.stdout.splitlines():
         f = line.split()
@@ -212,13 +215,25 @@ def test_fuzz_bench_tiny_mode_prints_every_row_with_ratios():
             rows[f[0]] = line
     assert set(rows) == set(ours) | {"decompress_fuzzer", "round_trip_fuzzer"}, proc.stdout
     for t in ours:
-        assert len(re.findall(r"\b\d+\.\d+x\b", rows[t])) == 2, rows[t]
-    for line in rows.values():
-        assert re.search(r"\s\d+\s+\d+\s+\d+\s", line), line     # exec/s, execs, cov
+        # exec/s, execs, cov, the peer, the ratio to it
+        assert re.search(r"\s\d+\s+\d+\s+\d+\s+%s\s+\d+\.\d+x$" % peers[t], rows[t]), rows[t]
+    assert re.search(r"goal: every target >= 0.25x its peer's exec/s: (met|NOT met \(.*\))$",
+                     proc.stdout, re.M), proc.stdout
     assert re.search(r"goal: decode_differential >= 0.50x decompress_fuzzer exec/s: "
                      r"(met|NOT met) \(\d+\.\d\dx\)", proc.stdout), proc.stdout
     assert "empty corpus" in proc.stdout and "-max_len=4096" in proc.stdout
-    assert any("[1/6]" in l for l in proc.stderr.splitlines()), proc.stderr   # progress
+    assert any("[1/5]" in l for l in proc.stderr.splitlines()), proc.stderr   # progress
+    # each upstream fuzzer runs right after the first of its targets
+    order = [l.split("] ")[1].split()[0] for l in proc.stderr.splitlines()
+             if re.match(r"fuzz-bench: \[\d/5\] \S+ \(", l)]
+    assert order.index("decompress_fuzzer") == order.index("decode_differential") + 1, order
+    assert order.index("round_trip_fuzzer") == order.index("compress_roundtrip") + 1, order
+
+
+def test_bench_and_tests_plant_the_same_bugs():
+    from harness.fuzzing.bench.find import PLANTED as BENCH_PLANTED
+    from test_fuzz import PLANTED
+    assert [p[:3] for p in PLANTED] == [tuple(p) for p in BENCH_PLANTED]
 
 
 def test_fuzz_bench_bad_input():

@@ -14,6 +14,8 @@ GATE = os.path.join(TOP, "ci", "gate.py")
 # Runner stages a fuzz-only scenario skips on purpose.
 SKIP_RUNNERS = ("--skip", "contracts", "--skip", "regress", "--skip", "compare",
                 "--skip", "replay")
+# Stages a scenario about runner verdicts does not need.
+QUICK = ("--skip", "compare", "--skip", "replay")
 
 
 def gate(tmp_path, *args, out="out"):
@@ -62,20 +64,23 @@ def test_default_scenario_passes_reports_fixes_and_is_deterministic(tmp_path):
 
 
 def test_subject_against_itself_passes(tmp_path):
-    proc = gate(tmp_path, "--base", "ref", "--candidate", "ref")
+    proc = gate(tmp_path, "--base", "ref", "--candidate", "ref", *QUICK)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 def test_candidate_that_drops_a_fix_fails_names_it_and_is_deterministic(tmp_path):
     patch = kernel_patch(tmp_path, "drop-49078.patch", "lib/lz4/lz4_decompress.c",
                          " || (ip >= (iend - 2))", "", count=-1)
-    proc = gate(tmp_path, "--base", "kernel", "--candidate", "kernel", "--patch", patch)
+    # The lost fix is a regression case: the stages that cannot see it
+    # (contracts, size/speed, fuzz corpora) are skipped, which the report says.
+    proc = gate(tmp_path, "--base", "kernel", "--candidate", "kernel", "--patch", patch,
+                "--skip", "contracts", *QUICK)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     first = findings(tmp_path)
     assert "KLZ4-2022-49078" in ids(first, "lost")
     assert first["verdict"] == "FAIL"
     again = gate(tmp_path, "--base", "kernel", "--candidate", "kernel", "--patch", patch,
-                 out="again")
+                 "--skip", "contracts", *QUICK, out="again")
     assert again.returncode == 1 and findings(tmp_path, "again") == first
 
 
@@ -130,13 +135,19 @@ def test_ci_entry_script_with_github_and_gitlab_variables(tmp_path):
     env = dict(os.environ, LZ4GATE_BASE="ref", LZ4GATE_CANDIDATE="ref",
                LZ4GATE_FUZZ_TIME="0", LZ4GATE_CONFIGS="asan64",
                LZ4GATE_OUT=str(tmp_path / "out"), GITHUB_STEP_SUMMARY=str(summary),
-               CI_PROJECT_DIR=str(project))
+               CI_PROJECT_DIR=str(project),
+               LZ4GATE_EXTRA_ARGS="--no-coverage --skip compare --skip regress --skip replay")
     proc = subprocess.run(["bash", os.path.join(TOP, "ci", "ci_gate.sh")], env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert summary.read_text().startswith("# lz4gate: PASS")
-    assert (project / "lz4gate-report" / "junit.xml").exists()
+    assert "compare (--skip compare); replay (--skip replay)" in summary.read_text()
+    for name in ("junit.xml", "results.sarif"):
+        assert (project / "lz4gate-report" / name).exists()
+    # The templates upload what the script leaves there.
+    github = open(os.path.join(TOP, "ci", "github", "lz4gate.yml")).read()
+    assert "upload-sarif" in github and "sarif_file: lz4gate-report/results.sarif" in github
     env.pop("LZ4GATE_BASE")
     proc = subprocess.run(["bash", os.path.join(TOP, "ci", "ci_gate.sh")], env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,

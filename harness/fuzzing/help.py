@@ -43,6 +43,13 @@ DESCRIPTION
                          decodes; ref compresses, the subject decodes
     legacy_decode        the kernel's unlz4() (fill and buffer mode) against
                          ref's legacy-frame decoder
+    stream_roundtrip     streams of 2-50 blocks through the subject's
+                         streaming API (prefix, rings, saveDict, dictionaries
+                         loaded or attached, fast and HC): ref decodes the
+                         subject's stream and the subject decodes ref's
+    alloc_fail           the subject's N-th allocation fails (N drawn) during
+                         HC, stream, LZ4F (custom allocators too) or unlz4:
+                         no crash, a clean error, right output otherwise
     (the list is fuzz/targets.tsv)
 
     build   compiles the target with the subject (and the second subject) for

@@ -115,7 +115,7 @@ def case_skeleton(args, case_id, failure, data, crash, config, note, env_ignore)
                  "TODO: the title, commits, CVE, fix, origin and generations; check the "
                  "class (derived from the failure message); rename the id to its fix-history "
                  "id (regress/README.md); once the bug is understood, replace or complement "
-                 "the fuzz:%s test by runner-key tests of the one call (harness/regress.c), "
+                 "the fuzz:%s test by runner-key tests of the one call (harness/runners/regress/regress.c), "
                  "and list real trees that fail under known_findings. Then: harness regress "
                  "--check, --mutants --case ID, and refresh REGRESSIONS.md."
                  % (os.path.basename(crash), subject_text, config, note, args.target),

@@ -60,9 +60,29 @@ def failure_of(text):
     out = _failure_of(text)
     out["frames"] = frames_of(text)
     out["top"] = top_subject_frame(out["frames"])
-    out["signature"] = signature(out["kind"].split(" in ")[0].split("@")[0], out["entry"],
-                                 out["top"])
+    out["signature"] = signature(signature_class(out["kind"], text), out["entry"], out["top"])
     return out
+
+
+# Sanitizer reports of one out-of-bounds access: ASan names the region it
+# hit (heap, stack, a poisoned guard), a guard page gives SEGV. One defect
+# reaches several (a guard page in the runners, the heap in the fuzzers),
+# so the signature names the access instead.
+OOB_REPORTS = set(ASAN_CLASSES) | {"SEGV"}
+SEGV_ACCESS_RE = re.compile(r"caused by a (READ|WRITE) memory access")
+
+
+def signature_class(kind, text):
+    """The failure class of a signature: OOB-READ / OOB-WRITE for an
+    out-of-bounds access whatever the sanitizer called it, else the
+    oracle's class or the sanitizer's report type."""
+    what = kind.split(" in ")[0].split("@")[0]
+    report = what.split(" ")[0]
+    if report in OOB_REPORTS:
+        acc = ACCESS_RE.search(text) or SEGV_ACCESS_RE.search(text)
+        if acc:
+            return "OOB-" + acc.group(1)
+    return what
 
 
 def signature(cls, entry, top=None):
@@ -139,18 +159,35 @@ def frames_of(text):
     return out
 
 
+# The subjects' memory-access helpers (upstream's LZ4_read16/LZ4_wildCopy32,
+# the kernel's get_unaligned/LZ4_copy8...): every defect of their callers
+# faults inside them, so the caller is the frame that tells defects apart.
+ACCESS_HELPER_FUNC = re.compile(
+    r"^(LZ4_(read|write)(16|32|64|ARCH|LE16|LE32|LE64)|LZ4_readLE16|LZ4_writeLE16|"
+    r"LZ4_wildCopy\w*|LZ4_memcpy\w*|LZ4_memmove|LZ4_copy\d+|LZ4_secureCopy\w*|"
+    r"read_variable_length|(get|put)_unaligned\w*|__(get|put)_unaligned\w*)$")
+
+
+def subject_frames(frames):
+    """The frames of the subject's own code, innermost first: those below
+    the first adapter frame (or the adapter frame itself when the fault is
+    there), runtimes and, without an adapter frame, lz4gate's code skipped."""
+    below = next((i for i, f in enumerate(frames) if ADAPTER_FUNC.match(f["func"])), None)
+    if below == 0:
+        return frames[:1]
+    return [f for f in (frames[:below] if below is not None else frames)
+            if not (RUNTIME_FUNC.match(f["func"]) or (f["file"] and RUNTIME_FILE.search(f["file"])))
+            and not (below is None and f["file"] and OURS_FILE.search(f["file"]))]
+
+
 def top_subject_frame(frames):
     """The innermost frame of the subject's own code, or None: the frames
     below the first adapter frame (the subject called from an adapter),
-    runtimes skipped."""
-    below = next((i for i, f in enumerate(frames) if ADAPTER_FUNC.match(f["func"])), None)
-    for f in frames[:below] if below is not None else frames:
-        if RUNTIME_FUNC.match(f["func"]) or (f["file"] and RUNTIME_FILE.search(f["file"])):
-            continue
-        if below is None and f["file"] and OURS_FILE.search(f["file"]):
-            continue
-        return f
-    return None
+    runtimes and memory-access helpers skipped (the helper's frame only
+    when it is all there is)."""
+    subject = subject_frames(frames)
+    return next((f for f in subject if not ACCESS_HELPER_FUNC.match(f["func"])),
+                subject[0] if subject else None)
 
 
 def clip(text, limit):

@@ -2,7 +2,8 @@
 (every item of every group) of the gate."""
 import os
 
-from harness.report.failure import clip
+from harness.report import differences
+from harness.report.failure import clip, subject_frames
 from harness.report.groups import SEVERITY, access_of, source_excerpt
 from harness.report.regressions.results import config_key
 
@@ -64,7 +65,9 @@ def group_lines(ctx, n, grp, full):
     out = [head, ""]
     what = []
     if acc:
-        what.append("%s%s" % (acc["kind"], " of %d bytes" % acc["size"] if acc["size"] else ""))
+        # A guard-page fault (SEGV) tells the access, not its size.
+        what.append("%s %s" % (acc["kind"], "of %d bytes" % acc["size"] if acc["size"]
+                               else "(size not reported for a page fault)"))
         if acc["where"]:
             what.append(acc["where"])
     out.append("- **What**: %s [%s]" % ("; ".join(what) or code(clip(fail["message"], 200)),
@@ -76,10 +79,19 @@ def group_lines(ctx, n, grp, full):
         lines = source_excerpt(top)
         if lines:
             out += ["  ```c"] + ["  " + l for l in lines] + ["  ```"]
+    stack = subject_frames(fail.get("frames") or [])[:4]
+    if len(stack) > 1:
+        # The top frames in subject code, innermost first.
+        out.append("- **Stack**: %s" % " ← ".join(
+            "%s %s" % (code(f["func"]), "(%s:%d)" % (os.path.basename(f["file"]), f["line"])
+                       if f["file"] else "") for f in stack))
     out.append("- **Why**: %s" % items[0]["why"])
     shown_items = items if full else items[:3]
     for i in shown_items:
-        out.append("- %s (%s) [%s]%s" % (code(i["id"]), i["kind"], ", ".join(
+        # A fuzz finding is every input with its signature: say how many.
+        count = i["fuzz"].get("count") if i.get("fuzz") else None
+        out.append("- %s (%s%s) [%s]%s" % (code(i["id"]), i["kind"],
+                                           ", %d inputs" % count if count else "", ", ".join(
             sorted(i["configs"], key=config_key)), " — documented: %s" % i["finding"]
             if i.get("finding") else ""))
         out.append("  - reproduce: %s" % code(ctx["reproduce"](i)))
@@ -108,7 +120,9 @@ def body(ctx, full):
 
 def tail(ctx):
     g = ctx["gate"]
-    out = ["## Size and speed, base vs candidate", ""] + compare_table(g.compare)
+    # What changed in the code, beside the results that changed with it.
+    out = differences.section(g.opts.base, g.opts.candidate, g.opts.patch, g.opts.configs[0])
+    out += ["## Size and speed, base vs candidate", ""] + compare_table(g.compare)
     out += ["", "## Coverage of the candidate", ""]
     if g.coverage:
         out.append("Lines %.1f%%, branches %.1f%% (gcovr; HTML in `coverage/index.html`)." % (

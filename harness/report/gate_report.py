@@ -4,11 +4,13 @@ results.sarif, and reproducers/ (the fuzz inputs the commands replay)."""
 import hashlib
 import json
 import os
+import re
 import shutil
 
 from harness.paths import BUILD, TOP, shown
 from harness.report import gate_markdown, junit, sarif
 from harness.report.groups import group
+from harness.report.regressions.results import config_key
 from harness.subjects.build import subject_identity
 from harness.subjects.spec import Subject
 
@@ -16,14 +18,18 @@ CASE_ID_PREFIXES = ("KLZ4-", "ULZ4-")
 
 
 def candidate_root(gate):
-    """Where the candidate's sources the frames point into live."""
+    """Where the candidate's sources the frames point into live (the staged
+    copy), and the user's own tree they were copied from (what SARIF's
+    locations are relative to: a checkout of it resolves them)."""
     s = Subject(gate.opts.candidate, gate.opts.patch)
-    return os.path.join(BUILD, "stage", s.id) if s.files else TOP
+    if s.files:
+        return os.path.join(BUILD, "stage", s.id), s.path
+    return TOP, TOP
 
 
 def make_context(gate, decision, out):
     o = gate.opts
-    root = candidate_root(gate)
+    root, tree = candidate_root(gate)
     repro_dir = os.path.join(out, "reproducers")
     patches = "".join(" --patch %s" % shown(p) for p in o.patch)
 
@@ -32,7 +38,7 @@ def make_context(gate, decision, out):
         return os.path.relpath(path, root) if path.startswith(root + os.sep) else shown(path)
 
     def reproduce(item):
-        config = sorted(item["configs"])[0]
+        config = sorted(item["configs"], key=config_key)[0]     # asan64 first
         if item["kind"] == "case":
             return "python3 -m harness regress --case %s --config %s %s%s" % (
                 item["id"], config, o.candidate, patches)
@@ -65,10 +71,31 @@ def make_context(gate, decision, out):
 
     return {"gate": gate, "decision": decision, "relpath": relpath, "reproduce": reproduce,
             "history": history, "message": message,
-            "candidate_root_uri": "file://%s/" % root,
+            "candidate_root_uri": "file://%s/" % tree.rstrip("/"),
+            "candidate_stage": root,
+            "entry_location": lambda entry: entry_definition(root, entry),
             "identities": {"base": subject_identity(o.base),
                            "candidate": subject_identity(o.candidate, o.patch)},
             "groups": {c: group(items) for c, items in decision["categories"].items()}}
+
+
+def entry_definition(root, entry):
+    """(file, line) of the definition of an API entry (decompress_safe ->
+    LZ4_decompress_safe, the old kernel API's lz4_*) in the candidate's
+    sources, for results without a stack: where a reviewer starts."""
+    if not entry:
+        return None
+    names = re.compile(r"^[^\s#/*].*\b(?:LZ4_|lz4_)?%s\s*\(" % re.escape(entry))
+    for dirpath, _, files in sorted(os.walk(root)):
+        for name in sorted(files):
+            if not name.endswith(".c"):
+                continue
+            path = os.path.join(dirpath, name)
+            with open(path, errors="replace") as f:
+                for n, line in enumerate(f, 1):
+                    if names.match(line) and not line.rstrip().endswith(";"):
+                        return path, n
+    return None
 
 
 def findings_json(ctx):

@@ -6,7 +6,7 @@ candidate's source, one command that reproduces it, and the history link."""
 import os
 import re
 
-from harness.report.failure import failure_of, signature
+from harness.report.failure import SEGV_ACCESS_RE, failure_of, signature, signature_class
 
 # Severity, most severe first.
 SEVERITY = ("out-of-bounds write", "out-of-bounds read", "wrong output or information leak",
@@ -18,9 +18,10 @@ LEAK_OR_WRONG = re.compile(r"wrong_output|stale_output|offset0_output|cross_deco
 LOCATED_RE = re.compile(r"is located (\d+) bytes (to the right|to the left|inside) of "
                         r"(\d+)-byte region \[(0x[0-9a-f]+),(0x[0-9a-f]+)\)")
 ADDRESS_RE = re.compile(r"(?:on|at) (?:unknown )?address (0x[0-9a-f]+)")
-SEGV_ACCESS_RE = re.compile(r"caused by a (READ|WRITE) memory access")
 # The runners' buffer map: "lz4gate-buffer NAME 0xSTART 0xEND" (guard.c).
 BUFFER_RE = re.compile(r"lz4gate-buffer (\S+) (0x[0-9a-f]+) (0x[0-9a-f]+)")
+# How far from a buffer a fault still counts as "just outside" it.
+GUARD_SPAN = 1 << 16
 
 
 def failure_of_item(item):
@@ -45,7 +46,7 @@ def failure_of_item(item):
                 "text": "%s %s" % (text, r.get("class") or "")}
     got = failure_of(text)
     got["entry"] = got.get("entry") or entry
-    got["signature"] = signature(got["kind"].split(" in ")[0].split("@")[0], got["entry"],
+    got["signature"] = signature(signature_class(got["kind"], text), got["entry"],
                                  got.get("top"))
     got["text"] = text
     return got
@@ -60,12 +61,37 @@ def entry_of_check(check):
     return re.split(r"[.\[]", check, 1)[0]
 
 
+def explain(record):
+    """One line for a failing runner record: its signature, the access and
+    the buffer, and the place in the subject's source (what the gate's
+    report groups it by, so a reproducer shows it failed the same way)."""
+    fail = failure_of_item({"record": record})
+    acc = access_of(fail)
+    parts = ["signature " + fail["signature"]]
+    if acc:
+        parts.append(" ".join(filter(None, [acc["kind"], acc["where"]])))
+    top = fail.get("top")
+    if top and top.get("file"):
+        parts.append("at %s:%d" % (top["file"], top["line"]))
+    return "; ".join(parts)
+
+
 def first_line(text):
     return (text or "").strip().splitlines()[0] if (text or "").strip() else ""
 
 
+# ASan reports without a READ/WRITE line, ranked by what they do: a
+# negative memcpy size is a write as long as the address space; overlapping
+# memcpy arguments give undefined (wrong) output.
+ASAN_SEVERITY = {"negative-size-param": 0, "memcpy-param-overlap": 2, "double-free": 0,
+                 "heap-use-after-free": 1, "bad-free": 0}
+
+
 def severity(fail):
     text = "%s %s" % (fail.get("signature", ""), fail.get("text", ""))
+    report = fail.get("signature", "").split("@")[0]
+    if report in ASAN_SEVERITY:
+        return ASAN_SEVERITY[report]
     access = access_of(fail)
     if access and access["kind"] == "WRITE":
         return 0
@@ -98,20 +124,33 @@ def where(text):
         dist, side, size, start = int(m.group(1)), m.group(2), int(m.group(3)), int(m.group(4), 16)
         name = next((n for n, a, _ in buffers if a == start), "a %d-byte buffer" % size)
         if side == "to the right":
-            return "%d bytes past the end of %s" % (dist, name)
+            return past_end(dist, name)
         if side == "to the left":
             return "%d bytes before the start of %s" % (dist, name)
         return "inside %s" % name
     m = ADDRESS_RE.search(text)
     if m and buffers:
         addr = int(m.group(1), 16)
+        # The nearest buffer edge: a guard page may sit between the end of
+        # one buffer and the start of the next (guard.c maps them in a row).
+        near = []
         for name, a, b in buffers:
-            if b <= addr < b + (1 << 16):
-                return "%d bytes past the end of %s (guard page)" % (addr - b, name)
-            if a - (1 << 16) <= addr < a:
-                return "%d bytes before the start of %s (guard page)" % (a - addr, name)
+            if b <= addr < b + GUARD_SPAN:
+                near.append((addr - b, past_end(addr - b, name) + " (guard page)"))
+            if a - GUARD_SPAN <= addr < a:
+                near.append((a - addr, "%d bytes before the start of %s (guard page)"
+                             % (a - addr, name)))
+        if near:
+            return min(near)[1]
         return "at 0x%x, outside every buffer the runner mapped" % addr
     return None
+
+
+def past_end(dist, name):
+    """ASan's count: 0 bytes past the end is the first byte after it."""
+    if dist == 0:
+        return "the first byte past the end of %s" % name
+    return "%d bytes past the end of %s" % (dist, name)
 
 
 def source_excerpt(frame, around=1):

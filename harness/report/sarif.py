@@ -3,6 +3,8 @@ per gate item, at the candidate's file:line when the failure has a frame in
 the candidate's code; rule ids are case and check ids (fuzz findings:
 fuzz/TARGET/SIGNATURE)."""
 import json
+import os
+import urllib.parse
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVEL = {"lost": "error", "new": "error", "known": "warning", "fixed": "note"}
@@ -24,11 +26,29 @@ def result(ctx, grp, item):
                           "configurations": item["configs"]}}
     top = fail.get("top")
     if top and top.get("file") and top.get("line"):
-        res["locations"] = [{"physicalLocation": {
-            "artifactLocation": {"uri": ctx["relpath"](top["file"]), "uriBaseId": "CANDIDATE"},
-            "region": {"startLine": top["line"]}},
-            "logicalLocations": [{"name": top["func"], "kind": "function"}]}]
+        res["locations"] = [location(ctx, top["file"], top["line"], top["func"])]
+    else:
+        # No stack (a wrong result, a contract deviation): the entry point's
+        # definition, since code scanning shows only located results.
+        found = ctx["entry_location"](fail.get("entry"))
+        if found:
+            res["locations"] = [location(ctx, found[0], found[1], None)]
     return res
+
+
+def location(ctx, path, line, func):
+    """A place in the candidate's tree, relative to it (base id CANDIDATE);
+    a file outside it (lz4gate's own shim or adapters) by its absolute URI."""
+    path = os.path.abspath(path)
+    root = ctx["candidate_stage"].rstrip("/") + "/"
+    if path.startswith(root):
+        art = {"uri": urllib.parse.quote(path[len(root):]), "uriBaseId": "CANDIDATE"}
+    else:
+        art = {"uri": "file://" + urllib.parse.quote(path)}
+    out = {"physicalLocation": {"artifactLocation": art, "region": {"startLine": line}}}
+    if func:
+        out["logicalLocations"] = [{"name": func, "kind": "function"}]
+    return out
 
 
 def render(ctx):
@@ -44,8 +64,7 @@ def render(ctx):
                 rules.setdefault(rid, rule)
                 results.append(result(ctx, grp, item))
     log = {"$schema": SCHEMA, "version": "2.1.0", "runs": [{
-        "tool": {"driver": {"name": "lz4gate", "informationUri":
-                            "https://example.invalid/lz4gate/README.md",
+        "tool": {"driver": {"name": "lz4gate",
                             "rules": sorted(rules.values(), key=lambda r: r["id"])}},
         "originalUriBaseIds": {"CANDIDATE": {"uri": ctx["candidate_root_uri"]}},
         "results": results}]}

@@ -3,6 +3,7 @@
   spec.py      SPEC -> Subject (kind, tree, LZ4 files, content id)
   stage.py     copy + patch into build/stage/ (never the user's tree)
   recipes/     one build recipe per kind (ref, upstream, system, kernel)
+  streaming.py the streaming and allocation-failure part every recipe adds
   build.py     run the recipe, isolate symbols, cache the result
   fetch/       fetch the default trees from Debian's archive
   fixtures.py  synthetic trees (tests/fixtures) for testing lz4gate itself

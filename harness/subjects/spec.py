@@ -5,9 +5,10 @@ and an identity derived from their content.
   ref-mutant:CHECK | broken:MODE | fixture:NAME   (for testing lz4gate itself)
 """
 import os
+import re
 
 from harness.errors import BadInput
-from harness.paths import BUILD
+from harness.paths import ADAPTERS, BUILD
 from harness.subjects import fixtures, refcodec
 from harness.toolchain import file_digest, sha
 
@@ -20,20 +21,23 @@ DEFAULT_TREES = {
 DEFAULT_KIND = {"upstream": "upstream", "kernel": "kernel", "kernel-6.12": "kernel"}
 
 UPSTREAM_LAYOUTS = ("lib", ".")     # r125+ under lib/, older at the top
-UPSTREAM_FILES = ("lz4.c", "lz4.h", "lz4hc.c", "lz4hc.h",
-                  # the frame API (r126+), and the xxHash it checksums with
-                  "lz4frame.c", "lz4frame.h", "lz4frame_static.h", "xxhash.c", "xxhash.h")
+# Every .c/.h of the layout directory is staged (lz4hc.c includes lz4opt.h in
+# v1.7.5-v1.8.1, other releases other private headers); only the library's
+# units are compiled: the block codec, HC, the frame API (r124+) and the
+# xxHash it checksums with. (lz4file.c, v1.9.4+, is a stdio layer.)
 UPSTREAM_SOURCES = ("lz4.c", "lz4hc.c", "lz4frame.c", "xxhash.c")
 KERNEL_FILES = ("lib/lz4/lz4_decompress.c", "lib/lz4/lz4_compress.c",
                 "lib/lz4/lz4hc_compress.c", "lib/lz4/lz4defs.h",
                 "include/linux/lz4.h", "lib/decompress_unlz4.c",
                 "include/linux/decompress/unlz4.h", "include/linux/decompress/mm.h")
 
-BROKEN_MODES = ("write_past_capacity", "short_return", "ignore_capacity",
-                "partial_overshoot", "bad_bound", "no_negative_guard", "frame_reset_noop",
-                "frame_write_past", "frame_state_reuse", "frame_dict_uninit",
-                "frame_dict_unbounded", "unlz4_short_flush", "unlz4_no_padding",
-                "unlz4_fill_eof_error")
+def _broken_modes():
+    """The modes of the broken test subject: its MODE_ table."""
+    with open(os.path.join(ADAPTERS, "adapter_broken.c")) as f:
+        return tuple(re.findall(r"^#define MODE_(\w+) \d+$", f.read(), re.M))
+
+
+BROKEN_MODES = _broken_modes()
 TREE_KINDS = ("upstream", "kernel")
 USAGE = ("use ref, system, upstream[:DIR], kernel[:DIR], kernel-6.12 (or, for testing "
          "lz4gate, ref-mutant:CHECK, broken:MODE, fixture:NAME)")
@@ -100,8 +104,9 @@ class Subject:
                 d = os.path.join(self.path, layout)
                 if os.path.isfile(os.path.join(d, "lz4.c")) and \
                         os.path.isfile(os.path.join(d, "lz4.h")):
-                    return [os.path.normpath(os.path.join(layout, f)) for f in UPSTREAM_FILES
-                            if os.path.isfile(os.path.join(d, f))]
+                    return sorted(os.path.normpath(os.path.join(layout, f))
+                                  for f in os.listdir(d) if f.endswith((".c", ".h")) and
+                                  os.path.isfile(os.path.join(d, f)))
             raise BadInput("no LZ4 sources in %s (looked for lib/lz4.c and lz4.c); "
                            "pass the top of an lz4 release tree" % self.path)
         found = [f for f in KERNEL_FILES if os.path.isfile(os.path.join(self.path, f))]

@@ -1,8 +1,10 @@
 """Staging: a subject's LZ4 files are copied to build/stage/<id>/ and its
 patch series is applied there. The user's tree is never modified."""
 import os
+import re
 import shutil
 import subprocess
+import tempfile
 
 from harness.errors import BadInput
 from harness.paths import BUILD
@@ -35,7 +37,51 @@ def stage(subject):
     return out
 
 
+# A mailbox (`git format-patch --stdout`, or several patches saved as one
+# file) separates its messages with mbox "From " lines: "From <sha1> Mon Sep
+# 17 00:00:00 2001" from git, "From <sender> <weekday> ..." elsewhere. Diff
+# lines start with ' ', '+', '-' or '@', so none can look like this.
+MBOX_FROM = re.compile(r"^From \S+ (Mon|Tue|Wed|Thu|Fri|Sat|Sun) ", re.M)
+
+
+DIFF_START = re.compile(r"^(diff --git |--- \S)", re.M)
+
+
+def split_mailbox(text):
+    """The messages of a mailbox, in order; a plain patch is one message."""
+    starts = [m.start() for m in MBOX_FROM.finditer(text)]
+    if len(starts) < 2:
+        return [text]
+    return [text[a:b] for a, b in zip(starts, starts[1:] + [len(text)])]
+
+
+def _subject_line(message):
+    m = re.search(r"^Subject: *(.*)$", message, re.M)
+    return m.group(1).strip() if m else "no Subject line"
+
+
 def apply_patch(subject, patch, tree):
+    """Apply one patch file to the staged tree; a mailbox of several patches
+    is applied message by message, in order, as `git am` would."""
+    with open(patch, encoding="utf-8", errors="surrogateescape") as f:
+        messages = split_mailbox(f.read())
+    if len(messages) == 1:
+        _git_apply(subject, patch, patch, tree)
+        return
+    for i, message in enumerate(messages, 1):
+        if not DIFF_START.search(message):
+            continue      # a cover letter ([PATCH 0/N]) changes nothing; git am stops on it
+        fd, part = tempfile.mkstemp(suffix=".patch", dir=os.path.dirname(tree))
+        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(message)
+        try:
+            _git_apply(subject, part, "%s (patch %d of %d, \"%s\")"
+                       % (patch, i, len(messages), _subject_line(message)), tree)
+        finally:
+            os.remove(part)
+
+
+def _git_apply(subject, patch, shown, tree):
     includes = []
     for f in subject.files:
         includes += ["--include", f]
@@ -51,7 +97,7 @@ def apply_patch(subject, patch, tree):
                           stderr=subprocess.STDOUT, universal_newlines=True)
     if proc.returncode != 0:
         first = (proc.stdout.strip().splitlines() or ["?"])[0]
-        raise BadInput("patch %s does not apply to %s: %s" % (patch, subject.spec, first))
+        raise BadInput("patch %s does not apply to %s: %s" % (shown, subject.spec, first))
 
 
 def _add_created_files(subject, tree):

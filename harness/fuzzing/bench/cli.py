@@ -22,7 +22,7 @@ def main(argv):
     ap.add_argument("--max-len", type=int, default=4096)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=1)
-    ap.add_argument("--subject", default="upstream")
+    ap.add_argument("--subject")
     ap.add_argument("--base", default="kernel")
     ap.add_argument("--candidate", default="upstream")
     ap.add_argument("--upstream-tree")

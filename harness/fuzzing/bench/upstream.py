@@ -10,9 +10,11 @@ from harness.fuzzing.bench.common import OUT, fuzzer_flags, say
 from harness.subjects.spec import DEFAULT_TREES
 from harness.toolchain import file_digest, run_or_fail, sha
 
-# Upstream's own block fuzzers and what they link: each fuzzer, its two
-# helpers, and liblz4's sources (as their Makefile's liblz4.a).
-UPSTREAM_FUZZERS = ("decompress_fuzzer", "round_trip_fuzzer")
+# Upstream's own fuzzers our targets are measured against (block and frame
+# format) and what they link: each fuzzer, its two helpers, and liblz4's
+# sources (as their Makefile's liblz4.a).
+UPSTREAM_FUZZERS = ("decompress_fuzzer", "round_trip_fuzzer", "decompress_frame_fuzzer",
+                    "round_trip_frame_fuzzer")
 
 UPSTREAM_HELPERS = ("ossfuzz/lz4_helpers.c", "ossfuzz/fuzz_data_producer.c")
 
@@ -22,13 +24,17 @@ UPSTREAM_CPPFLAGS = ["-DXXH_NAMESPACE=LZ4_", "-DFUZZING_BUILD_MODE_UNSAFE_FOR_PR
 
 
 def build_upstream(args):
-    """Compile upstream's fuzzers from the tree; return {name: binary}."""
+    """Compile upstream's fuzzers from the tree; return ({name: binary}, flags).
+    The block fuzzers must be there; a frame fuzzer the tree lacks (older
+    releases) is left out, and its targets' ratios read n/a."""
     tree = args.upstream_tree or DEFAULT_TREES["upstream"]
     if not os.path.isdir(tree):
         raise BadInput("no lz4 tree at %s; run: make subjects (or pass --upstream-tree DIR)"
                        % tree)
+    names = [n for n in UPSTREAM_FUZZERS if n in UPSTREAM_FUZZERS[:2] or
+             os.path.isfile(os.path.join(tree, "ossfuzz", n + ".c"))]
     needed = [os.path.join(tree, f) for f in UPSTREAM_HELPERS + UPSTREAM_LIB] + \
-        [os.path.join(tree, "ossfuzz", n + ".c") for n in UPSTREAM_FUZZERS]
+        [os.path.join(tree, "ossfuzz", n + ".c") for n in names]
     missing = [p for p in needed if not os.path.isfile(p)]
     if missing:
         raise BadInput("%s is not an lz4 tree with ossfuzz/ fuzzers: %s is missing"
@@ -36,14 +42,14 @@ def build_upstream(args):
     cc, flags = fuzzer_flags()
     flags = flags + ["-DLZ4_DEBUG=%d" % args.upstream_debuglevel, "-w",
                      "-I" + os.path.join(tree, "lib")] + UPSTREAM_CPPFLAGS
-    key = sha(cc, flags, file_digest(
+    key = sha(cc, flags, names, file_digest(
         needed + glob.glob(os.path.join(tree, "ossfuzz", "*.h")) +
         glob.glob(os.path.join(tree, "lib", "*.h"))))
     out = os.path.join(OUT, "upstream", key)
-    bins = {n: os.path.join(out, n) for n in UPSTREAM_FUZZERS}
+    bins = {n: os.path.join(out, n) for n in names}
     if all(os.path.isfile(b) for b in bins.values()):
         return bins, flags
-    say(args, "building upstream's %s from %s" % (" and ".join(UPSTREAM_FUZZERS), tree))
+    say(args, "building upstream's %s from %s" % (", ".join(names), tree))
     tmp = out + ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
@@ -53,7 +59,7 @@ def build_upstream(args):
         nolink = [f if f != "-fsanitize=fuzzer" else "-fsanitize=fuzzer-no-link" for f in flags]
         run_or_fail([cc] + nolink + ["-c", src, "-o", obj], "compiling upstream's " + src)
         objs.append(obj)
-    for name in UPSTREAM_FUZZERS:
+    for name in names:
         run_or_fail([cc] + flags + ["-o", os.path.join(tmp, name),
                                     os.path.join(tree, "ossfuzz", name + ".c")] + objs,
                     "building upstream's " + name)

@@ -4,6 +4,10 @@
   --check              REGRESSIONS.md lists exactly the cases (ids, titles, CVEs)
   --snapshot OUT RAW.. compact raw results files (harness regress --json) into OUT
 
+The "fixes by release" table comes from the tree snapshots (every *.jsonl of
+--snapshots except default.jsonl, e.g. regress/results/releases.jsonl from
+`python3 -m harness releases`) and harness/report/regressions/release_ranges.json.
+
 The case files are the source of truth for what the list contains; the
 results file (JSON lines written by `harness regress --json FILE SPEC...`, or
 the committed snapshot regress/results/default.jsonl) only fills in the
@@ -20,6 +24,7 @@ import sys
 from harness.errors import EXIT_BAD_INPUT, BadInput
 from harness.paths import CASES_DIR, TOP
 from harness.report.regressions.check import check
+from harness.report.regressions.releases_table import RESULTS_DIR
 from harness.report.regressions.render import render
 from harness.report.regressions.results import compact, config_key, load_results
 from harness.runners.regress.cases import load_cases
@@ -43,12 +48,12 @@ def snapshot(out_path, raw_paths):
     return len(out)
 
 
-def write(cases, results, md_path, to_stdout=False):
+def write(cases, results, md_path, to_stdout=False, snapshots=RESULTS_DIR):
     recs = compact(load_results(results)) if results else []
     ids = {c["id"] for c in cases}
     recs = [r for r in recs if r["case"] in ids]
     name = os.path.relpath(os.path.abspath(results), TOP) if results else "no results"
-    text = render(cases, recs, name)
+    text = render(cases, recs, name, snapshots)
     if to_stdout:
         sys.stdout.write(text)
         return
@@ -75,6 +80,9 @@ def main(argv):
     ap.add_argument("--md", metavar="FILE", default=MD_PATH,
                     help="the Markdown file to write or check (default: REGRESSIONS.md)")
     ap.add_argument("--stdout", action="store_true", help="with --write: print, do not write")
+    ap.add_argument("--snapshots", metavar="DIR", default=RESULTS_DIR,
+                    help="tree snapshots for the fixes-by-release table: every *.jsonl of "
+                    "DIR except default.jsonl (default: regress/results)")
     args = ap.parse_args(argv)
     try:
         if args.snapshot:
@@ -96,7 +104,7 @@ def main(argv):
         results = args.results or DEFAULT_RESULTS
         if args.results is None and not os.path.exists(results):
             results = None
-        write(cases, results, args.md, args.stdout)
+        write(cases, results, args.md, args.stdout, args.snapshots)
         return 0
     except BadInput as e:
         print("harness regressions-md: %s" % e, file=sys.stderr)

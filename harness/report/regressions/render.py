@@ -4,6 +4,7 @@ import os
 import re
 
 from harness.report.known import Documented
+from harness.report.regressions import releases_table
 from harness.report.regressions.results import cell_text, cells, config_key, configs_in, specs_in
 
 TEMPLATE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "template.md")
@@ -167,7 +168,7 @@ def case_section(c, recs, cl):
     return "\n".join(out) + "\n"
 
 
-def render(cases, recs, results_name):
+def render(cases, recs, results_name, snapshots_dir=releases_table.RESULTS_DIR):
     cl = cells(recs)
     with open(TEMPLATE) as f:
         template = f.read()
@@ -176,4 +177,5 @@ def render(cases, recs, results_name):
         n_exercised=sum(1 for c in cases if c.get("exercised")),
         matrix_intro=matrix_intro(recs, results_name), case_table=case_table(cases, cl),
         known_findings=known_findings(cases, recs, cl), found_here=found_here(cases),
+        releases=releases_table.render(cases, snapshots_dir),
         cases="\n".join(case_section(c, recs, cl) for c in cases))

@@ -33,7 +33,12 @@ static measure run(const struct lz4_subject *s, const char *data, int n)
     int bound = n + n / 255 + 16, i;
     char *block = xmalloc((size_t)bound), *out = xmalloc((size_t)n);
     double best_c = 1e9, best_d = 1e9;
-    for (i = 0; i < 5; i++) {
+    /* A subject without these slots (the old kernel API, 3.11-4.10) is not
+     * measured: size -1, shown as "-" (its HC size still is, if it has one). */
+    int has_block_api = (s->caps & CAP_COMPRESS_DEFAULT) && (s->caps & CAP_DECOMPRESS_SAFE);
+    if (!has_block_api)
+        m.csize = -1;
+    for (i = 0; i < 5 && has_block_api; i++) {
         double t0 = now(), t1, t2;
         m.csize = s->compress_default(data, block, n, bound);
         t1 = now();

@@ -6,6 +6,7 @@ import sys
 from harness.errors import EXIT_BAD_INPUT, BadInput
 from harness.runners.contracts.run import DEFAULT_CONFIGS, configs_for, run_contracts
 from harness import toolchain
+from harness.report.groups import explain
 from harness.report.known import star_match
 
 USAGE = """\
@@ -87,6 +88,7 @@ def main(argv):
         len(known), sum(r["status"] == "n/a" for r in all_records)))
     for r in failed:
         print("FAIL %s [%s] %s: %s" % (r["spec"], r["config"], r["check"], r["evidence"]))
+        print("  " + explain(r))
     for line in ubsan:
         print("UBSan in subject code: %s" % line)
     return 1 if failed else 0

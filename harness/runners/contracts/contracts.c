@@ -23,8 +23,11 @@
 #include "jsonl.h"
 #include "subject.h"
 
-/* Room for every check of every part (104 today). */
+/* Room for every check of every part (104 today); tests/test_contracts.py
+ * builds the runner with a smaller table to see the bound hold. */
+#ifndef MAX_CHECKS
 #define MAX_CHECKS 160
+#endif
 static check checks[MAX_CHECKS];
 static int nchecks;
 

@@ -1,18 +1,23 @@
 """`python3 -m harness regress`: run the regression cases on subjects."""
 import argparse
 import json
+import os
 import sys
+import tempfile
 
+from harness.report.groups import explain
 from harness import toolchain
 from harness.errors import EXIT_BAD_INPUT, BadInput
 from harness.runners.regress.cases import load_cases
 from harness.runners.regress.mutants import run_mutants
+from harness.report.regressions.cli import DEFAULT_RESULTS, snapshot
 from harness.runners.regress.run import run_subject, summarize
 
 USAGE = """\
   python3 -m harness regress [--config C]... [--patch F]... [--case ID]... [--json FILE] SPEC...
   python3 -m harness regress --mutants [--case ID]...
   python3 -m harness regress --check        validate every case file, run nothing
+  python3 -m harness regress --write-results [--case ID]... [SPEC...]
 
 Each test of each case runs in its own process with a timeout, in every
 configuration the case applies to (its "bits" and "configs"). A case passes
@@ -30,9 +35,32 @@ the replay exits 0. Optional call keys: "base" (base_vs_candidate: the base
 subject, default ref), "ignore" and "skip" (LZ4GATE_FUZZ_IGNORE /
 LZ4GATE_FUZZ_SKIP). These tests come from `python3 -m harness fuzz triage`.
 
+--write-results runs the cases (all, or those of --case) on the SPECs
+(default: ref upstream kernel) in every configuration and merges their
+records into the committed snapshot regress/results/default.jsonl (records
+of the same case, subject and configuration are replaced); then refresh
+REGRESSIONS.md with `python3 -m harness regressions-md --write`.
+
 Exit status: 0 ok, 1 an unexpected FAIL (or, with --mutants, a case that
 nothing fails), 2 bad input.
 """
+
+
+# The subjects of the committed snapshot (REGRESSIONS.md's status columns).
+DEFAULT_RESULT_SPECS = ("ref", "upstream", "kernel")
+
+
+def write_results(recs):
+    """Merge recs into regress/results/default.jsonl (later records win)."""
+    path = DEFAULT_RESULTS
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+        for r in recs:
+            f.write(json.dumps(r) + "\n")
+    try:
+        n = snapshot(path, [path, f.name])
+    finally:
+        os.remove(f.name)
+    print("regress: %d records -> %s" % (n, path), file=sys.stderr)
 
 
 def print_matrix(recs, out=sys.stdout):
@@ -53,6 +81,8 @@ def print_matrix(recs, out=sys.stdout):
         if r["status"] in ("FAIL", "known finding"):
             print("%s %s on %s [%s]: %s" % (r["status"], c, s, r["config"], r["evidence"]),
                   file=out)
+            if r.get("report"):
+                print("  " + explain(r), file=out)
 
 
 def main(argv):
@@ -65,6 +95,7 @@ def main(argv):
     ap.add_argument("--json", metavar="FILE")
     ap.add_argument("--mutants", action="store_true")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--write-results", action="store_true")
     ap.add_argument("-q", "--quiet", action="store_true")
     args = ap.parse_args(argv)
     try:
@@ -83,6 +114,8 @@ def main(argv):
             print("%d cases: %s" % (len(cases), "every exercised case fails on its bug"
                                     if not problems else "%d problems" % len(problems)))
             return 1 if problems else 0
+        if args.write_results and not args.specs:
+            args.specs = list(DEFAULT_RESULT_SPECS)
         if not args.specs:
             raise BadInput("name at least one SPEC (e.g. ref upstream kernel)")
         recs = []
@@ -95,5 +128,7 @@ def main(argv):
         with open(args.json, "w") as f:
             for r in recs:
                 f.write(json.dumps(r) + "\n")
+    if args.write_results:
+        write_results(recs)
     print_matrix(recs)
     return 1 if any(r["status"] == "FAIL" for r in recs) else 0

@@ -31,14 +31,24 @@
  *                (margin = (compressed >> 8) + 32)
  *   high=1       place buffers at high addresses (32-bit pointer wrap)
  *   repeat_capacity=FROM:TO  run the call once per capacity in [FROM, TO]
+ *   src_size=EXPR  compressors: the size passed (default: the data's size;
+ *                the input buffer holds the data only, ULZ4-SVN-r107)
+ *   alloc_fail_at=N  the subject's N-th own allocation during the call fails
+ *                (subject.h alloc_fail_at; a subject without CAP_ALLOC_FAIL:
+ *                n/a): a crash fails, a clean error passes
+ *   custom_mem=F frame_compress_stream through LZ4F_*_advanced with a custom
+ *                memory manager (CAP_FRAME_CUSTOM_MEM; F bit 0: customCalloc)
  * Input and output buffers always end at a guard page.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "case_parse.h"
 #include "regress.h"
 #include "subject.h"
+
+unsigned long regress_alloc_fail_at;
 
 static const struct { const char *entry; unsigned cap; } entries[] = {
     { "unlz4", CAP_UNLZ4 },
@@ -91,7 +101,18 @@ int main(int argc, char **argv)
         printf("{\"verdict\":\"n/a\",\"evidence\":\"no %s entry point\"}\n", entry);
         return 0;
     }
+    if (case_arg(argc, argv, "alloc_fail_at")) {
+        if (!(s->caps & CAP_ALLOC_FAIL)) {
+            printf("{\"verdict\":\"n/a\",\"evidence\":\"its allocations cannot be made "
+                   "to fail\"}\n");
+            return 0;
+        }
+        regress_alloc_fail_at = strtoul(case_arg(argc, argv, "alloc_fail_at"), NULL, 0);
+        s->alloc_fail_at(regress_alloc_fail_at);
+    }
     res = run_entry(s, entry, argc, argv);
+    if (s->alloc_fail_at)
+        s->alloc_fail_at(0);
     if (res.verdict == CASE_NOT_APPLICABLE)
         printf("{\"verdict\":\"n/a\",\"evidence\":\"%s\"}\n", res.evidence);
     else

@@ -16,6 +16,11 @@ typedef struct case_result {
     long long returned;       /* the subject's last return value */
 } case_result;
 
+/* alloc_fail_at=N (regress.c): the subject's N-th own allocation fails
+ * during the test (subject.h alloc_fail_at); 0 when not given. An entry
+ * then accepts a constructor's NULL as the clean error it is. */
+extern unsigned long regress_alloc_fail_at;
+
 /* Block decoders, the old kernel API's decoders (regress_block.c). */
 case_result regress_decode_entry(const struct lz4_subject *s, const char *entry, int argc,
                                  char **argv);

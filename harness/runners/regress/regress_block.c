@@ -223,7 +223,9 @@ static compressed call_compressor(const struct lz4_subject *s, const char *entry
 {
     compressed c = { 0, 0, 0 };
     const char *v;
-    int n = (int)data->n;
+    /* src_size=: the size passed, whatever the buffer holds (ULZ4-SVN-r107) */
+    int n = (int)case_size_arg(argc, argv, "src_size", (long long)data->n, (long long)data->n,
+                               (long long)data->n);
     if (!strcmp(entry, "compress_default"))
         c.returned = s->compress_default((const char *)src, (char *)dst, n, (int)cap);
     else if (!strcmp(entry, "compress_fast"))

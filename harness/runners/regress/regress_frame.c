@@ -15,6 +15,9 @@
  *   entry=frame_compress_stream  data=SPEC [chunk=N] [dict=SPEC]
  *         [levels=L,L,...] + preferences   expect=roundtrip | fits
  *         (one context, one frame per level: ULZ4-2021-974)
+ *         [custom_mem=F]: the context and CDicts of LZ4F_*_advanced with a
+ *         custom memory manager (F bit 0: customCalloc; ULZ4-2025-62813);
+ *         with alloc_fail_at= a NULL context is the clean error
  * Preferences: block_size_id= independent=1 content_checksum=1
  * block_checksum=1 content_size=1 (the data size) level= auto_flush=1.
  * flip: XOR the byte at OFF (negative: from the end) with MASK (hex).
@@ -277,7 +280,32 @@ static case_result run_frame_compress_stream(const struct lz4_subject *s, int ar
         }
         case_parse_data(&dict, v);
     }
-    cctx = s->frame_cctx_create();
+    if ((v = case_arg(argc, argv, "custom_mem")) != NULL) {
+        static struct lz4_subject mem;
+        if (!(s->caps & CAP_FRAME_CUSTOM_MEM)) {
+            res.verdict = CASE_NOT_APPLICABLE;
+            snprintf(res.evidence, sizeof res.evidence, "no LZ4F_*_advanced entry points");
+            buf_free(&data);
+            buf_free(&dict);
+            return res;
+        }
+        /* the custom-memory slots in the places frame_compress_chunked calls */
+        mem = *s;
+        mem.frame_compress_begin = s->frame_mem_compress_begin;
+        mem.frame_compress_update = s->frame_mem_compress_update;
+        mem.frame_compress_end = s->frame_mem_compress_end;
+        mem.frame_cctx_free = s->frame_mem_cctx_free;
+        cctx = s->frame_mem_cctx_create((unsigned)strtoul(v, NULL, 0));
+        s = &mem;
+    } else {
+        cctx = s->frame_cctx_create();
+    }
+    if (!cctx && regress_alloc_fail_at) {   /* the constructor's clean error */
+        res.returned = 0;
+        buf_free(&data);
+        buf_free(&dict);
+        return res;
+    }
     if (!cctx)
         case_die("the subject could not create a compression context", "");
     copy = strdup(levels ? levels : "0");

@@ -27,6 +27,14 @@
  *                        before Linux 5.14 (KLZ4-UNLZ4-PAD)
  *   unlz4_fill_eof_error unlz4 in fill mode reports "data corrupted" at the
  *                        end of a good stream (the 3.11 KLZ4-UNLZ4-FILL class)
+ *   overread_and_overwrite two defects at once, for the gate report's
+ *                        grouping: decompress_safe reads the byte after its
+ *                        input when the block decodes to 17 mod 64 bytes,
+ *                        and compress_default writes one byte at
+ *                        dst[capacity] for inputs of 17 mod 64 bytes
+ *
+ * The list of modes is the MODE_ table below (harness/subjects/spec.py
+ * reads it).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +58,11 @@ const struct lz4_subject *lz4gate_ref_subject(void);
 #define MODE_unlz4_short_flush 12
 #define MODE_unlz4_no_padding 13
 #define MODE_unlz4_fill_eof_error 14
+#define MODE_overread_and_overwrite 15
+#define MODE_stream_reset_noop 16
+#define MODE_alloc_null_deref 17
+#define MODE_frame_mem_cdict_null 18
+#define MODE_compress_no_size_guard 19
 #define MODE_(m) MODE_##m
 #define MODE(m) MODE_(m)
 #if !defined(BROKEN)
@@ -64,6 +77,9 @@ static int b_compress_default(const char *s, char *d, int n, int cap)
     int r = lz4gate_ref_subject()->compress_default(s, d, n, cap);
     if (SELECTED == MODE_write_past_capacity && cap >= 0)
         d[cap] = 0x5A;     /* one byte past the capacity */
+    /* the same write, for inputs of 17 mod 64 bytes only (as its over-read) */
+    if (SELECTED == MODE_overread_and_overwrite && cap >= 0 && (n & 63) == 17)
+        d[cap] = 0x5A;
     return r;
 }
 
@@ -73,6 +89,10 @@ static int b_decompress_safe(const char *s, char *d, int n, int cap)
     if (SELECTED == MODE_ignore_capacity)
         cap = 1 << 20;
     r = lz4gate_ref_subject()->decompress_safe(s, d, n, cap);
+    /* One byte past the input, for blocks decoding to 17 mod 64 bytes only:
+     * a defect on every call would make each check of a run crash. */
+    if (SELECTED == MODE_overread_and_overwrite && n > 0 && r >= 0 && (r & 63) == 17)
+        r += *(const volatile char *)(s + n) == 0x7f;
     if (SELECTED == MODE_short_return && r > 0)
         r--;
     return r;
@@ -136,12 +156,18 @@ static void *b_dctx_create(void)
     if (!d)
         abort();
     d->inner = lz4gate_ref_subject()->frame_dctx_create();
+    if (!d->inner) {            /* ref's allocation failed (alloc_fail): a clean NULL */
+        free(d);
+        return NULL;
+    }
     return d;
 }
 
 static void b_dctx_free(void *p)
 {
     struct b_dctx *d = p;
+    if (!d)
+        return;
     lz4gate_ref_subject()->frame_dctx_free(d->inner);
     free(d);
 }

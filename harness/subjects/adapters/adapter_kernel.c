@@ -18,6 +18,7 @@
  */
 #include <stdlib.h>    /* before any kernel header (kshim_libc_alloc.h) */
 
+#include <linux/types.h>   /* G1's linux/lz4.h uses size_t and includes nothing */
 #include <linux/lz4.h>
 #if defined(HAVE_UNLZ4)
 #include <linux/decompress/unlz4.h>
@@ -71,13 +72,37 @@ static int k_old_decompress_unknown(const unsigned char *s, size_t slen, unsigne
 #define k_old_decompress_unknown NULL
 #endif
 
-/* The legacy-frame decoder (lib/decompress_unlz4.c) has the slot's
- * signature: it is the slot. */
-#if defined(HAVE_UNLZ4)
+/* The legacy-frame decoder (lib/decompress_unlz4.c). From 3.19 on it has
+ * the slot's signature and is the slot; 3.11-3.18 declared int sizes
+ * (in_len, *posp, the callbacks' sizes and results), which the probe
+ * HAVE_KERNEL_UNLZ4_INT detects. That API's callbacks get no context, so
+ * the caller's are kept here for the duration of the call; sizes are
+ * converted as a caller of that API converts them, nothing is checked. */
+#if defined(HAVE_UNLZ4) && defined(HAVE_KERNEL_UNLZ4_INT)
+static unlz4_fill_fn k_fill;
+static unlz4_flush_fn k_flush;
+static int k_fill_int(void *buf, unsigned int size) { return (int)k_fill(buf, size); }
+static int k_flush_int(void *buf, unsigned int size) { return (int)k_flush(buf, size); }
+
+static int k_unlz4(unsigned char *input, long in_len, unlz4_fill_fn fill, unlz4_flush_fn flush,
+                   unsigned char *output, long *posp, unlz4_error_fn error)
+{
+    int pos = 0, ret;
+    k_fill = fill;
+    k_flush = flush;
+    ret = unlz4(input, (int)in_len, fill ? k_fill_int : NULL, flush ? k_flush_int : NULL,
+                output, posp ? &pos : NULL, error);
+    if (posp)
+        *posp = pos;
+    return ret;
+}
+#elif defined(HAVE_UNLZ4)
 #define k_unlz4 unlz4
 #else
 #define k_unlz4 NULL
 #endif
+
+void kernel_stream_fill(struct lz4_subject *s);   /* adapter_stream_kernel.c */
 
 const struct lz4_subject *lz4gate_subject(void)
 {
@@ -94,6 +119,7 @@ const struct lz4_subject *lz4gate_subject(void)
     static int filled;
     if (!filled) {
         s.caps = slot_caps(&s);
+        kernel_stream_fill(&s);   /* adapter_stream_kernel.c */
         filled = 1;
     }
     return &s;

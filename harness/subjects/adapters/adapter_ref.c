@@ -150,6 +150,7 @@ static int r_compress_using_dict(const char *dict, int dict_size, const char *s,
 }
 
 void ref_adapter_frame_fill(struct lz4_subject *s);   /* adapter_ref_frame.c */
+void ref_stream_fill(struct lz4_subject *s);          /* adapter_stream_ref.c */
 
 const struct lz4_subject *SUBJECT_ENTRY(void)
 {
@@ -169,7 +170,9 @@ const struct lz4_subject *SUBJECT_ENTRY(void)
         .compress_dest_size = r_compress_dest_size,
         .compress_using_dict = r_compress_using_dict,
     };
-    if (!s.frame_decompress)
+    if (!s.frame_decompress) {
         ref_adapter_frame_fill(&s);
+        ref_stream_fill(&s);   /* adapter_stream_ref.c */
+    }
     return &s;
 }

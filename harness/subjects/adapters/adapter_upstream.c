@@ -9,7 +9,9 @@
  * function with the caller's arguments unchanged (subject.h: no extra
  * checks, no clamping).
  */
-#define LZ4_DISABLE_DEPRECATE_WARNINGS 1 /* we test deprecated entry points on purpose */
+/* Deprecated entry points are tested on purpose: the recipe builds this with
+ * -Wno-deprecated-declarations (not LZ4_DISABLE_DEPRECATE_WARNINGS, which
+ * some 2016 snapshots' lz4.h cannot take: recipes/upstream.py). */
 #define LZ4_HC_STATIC_LINKING_ONLY 1
 #include <stdlib.h>
 
@@ -59,6 +61,8 @@
 void upstream_frame_fill(struct lz4_subject *s);   /* adapter_upstream_frame.c */
 #endif
 
+void upstream_stream_fill(struct lz4_subject *s);   /* adapter_stream_upstream.c */
+
 const struct lz4_subject *SUBJECT_ENTRY(void)
 {
     static struct lz4_subject s = {
@@ -72,6 +76,7 @@ const struct lz4_subject *SUBJECT_ENTRY(void)
 #if defined(HAVE_LZ4FRAME)
         upstream_frame_fill(&s);
 #endif
+        upstream_stream_fill(&s);   /* adapter_stream_upstream.c */
         filled = 1;
     }
     return &s;

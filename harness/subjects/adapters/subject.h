@@ -51,6 +51,17 @@ enum subject_cap {
     CAP_FRAME_COMPRESS = 1u << 18,        /* LZ4F_compressFrame + bound */
     CAP_FRAME_COMPRESS_STREAM = 1u << 19, /* cctx + Begin / Update / End */
     CAP_FRAME_COMPRESS_CDICT = 1u << 20,  /* LZ4F_compressBegin_usingCDict */
+    /* Streaming block API (lz4.h LZ4_stream_t / LZ4_streamDecode_t, lz4hc.h
+     * LZ4_streamHC_t; the kernel's linux/lz4.h has the same calls). */
+    CAP_STREAM_COMPRESS = 1u << 21,       /* stream_* with hc = 0: *_continue */
+    CAP_STREAM_HC = 1u << 22,             /* stream_* with hc = 1: LZ4_compress_HC_continue */
+    CAP_STREAM_SAVE_DICT = 1u << 23,      /* LZ4_saveDict (and LZ4_saveDictHC for HC streams) */
+    CAP_STREAM_ATTACH = 1u << 24,         /* LZ4_attach_dictionary (dictCtx) */
+    CAP_STREAM_HC_ATTACH = 1u << 25,      /* LZ4_attach_HC_dictionary */
+    CAP_STREAM_RESET_FAST = 1u << 26,     /* LZ4_resetStream_fast / LZ4_resetStreamHC_fast */
+    CAP_STREAM_DECOMPRESS = 1u << 27,     /* LZ4_setStreamDecode + LZ4_decompress_safe_continue */
+    CAP_ALLOC_FAIL = 1u << 28,            /* the subject's own allocations can be made to fail */
+    CAP_FRAME_CUSTOM_MEM = 1u << 29,      /* LZ4F_*_advanced with an LZ4F_CustomMem */
 };
 
 /* Frame preferences, the fields of LZ4F_preferences_t lz4gate draws (a
@@ -148,6 +159,67 @@ struct lz4_subject {
     /* LZ4F_compressBound: room an Update (or End, src_size 0) needs,
      * including data buffered by earlier Updates. */
     size_t (*frame_compress_update_bound)(size_t src_size, const struct subject_frame_prefs *prefs);
+
+    /* Streaming block compression (CAP_STREAM_COMPRESS, CAP_STREAM_HC).
+     * A stream handle is an LZ4_stream_t (hc = 0) or an LZ4_streamHC_t
+     * (hc = 1) as the tree makes one: LZ4_createStream / LZ4_createStreamHC
+     * where it has them (NULL when that allocation fails), else an exactly
+     * sized malloc made ready with the tree's reset. Previous blocks must
+     * stay where they were (up to 64 KiB of them), as lz4.h requires. */
+    void *(*stream_create)(int hc);
+    void (*stream_free)(void *st);
+    /* LZ4_resetStream / LZ4_resetStreamHC(st, level); fast != 0 (only with
+     * CAP_STREAM_RESET_FAST): LZ4_resetStream_fast / LZ4_resetStreamHC_fast. */
+    void (*stream_reset)(void *st, int level, int fast);
+    int (*stream_load_dict)(void *st, const char *dict, int dict_size);  /* LZ4_loadDict(HC) */
+    int (*stream_save_dict)(void *st, char *safe, int size);             /* LZ4_saveDict(HC) */
+    /* LZ4_attach_dictionary / LZ4_attach_HC_dictionary: dict_st (a stream
+     * of the same kind after stream_load_dict, or NULL to detach) is used
+     * as the dictionary context of st's next block, and must outlive it. */
+    void (*stream_attach)(void *st, const void *dict_st);
+    /* LZ4_compress_fast_continue(st, src, dst, n, cap, acceleration), or
+     * for an HC stream LZ4_compress_HC_continue (the level of the last
+     * reset; acceleration unused). Trees before them: the
+     * *_limitedOutput_continue of the same stream types. */
+    int (*stream_compress)(void *st, const char *src, char *dst, int src_size, int dst_capacity,
+                           int acceleration);
+
+    /* Streaming block decompression (CAP_STREAM_DECOMPRESS): an
+     * LZ4_streamDecode_t (LZ4_createStreamDecode where the tree has it). */
+    void *(*dstream_create)(void);
+    void (*dstream_free)(void *ds);
+    int (*dstream_set)(void *ds, const char *dict, int dict_size);      /* LZ4_setStreamDecode */
+    int (*dstream_decompress)(void *ds, const char *src, char *dst, int compressed_size,
+                              int dst_capacity);                       /* _safe_continue */
+
+    /* Allocation failure (CAP_ALLOC_FAIL): from this call on, count the
+     * subject's own allocations (malloc / calloc / realloc of its library
+     * code, the kernel's kmalloc / vmalloc; never the adapter's) and make
+     * the n-th fail (return NULL); n = 0: none fails. alloc_calls: the
+     * allocations counted since. */
+    void (*alloc_fail_at)(unsigned long n);
+    unsigned long (*alloc_calls)(void);
+
+    /* LZ4F with a custom memory manager (CAP_FRAME_CUSTOM_MEM): contexts
+     * and CDicts made by LZ4F_create{Compression,Decompression}Context_advanced
+     * and LZ4F_createCDict_advanced with an LZ4F_CustomMem whose functions
+     * allocate through the counter above. mem_flags bit 0: also give
+     * customCalloc (else LZ4F makes calloc from customAlloc + memset).
+     * A dctx works with frame_decompress / frame_dctx_reset / frame_dctx_free
+     * (frame_mem_dctx_create may be NULL: broken:MODE subjects);
+     * a cctx only with the frame_mem_* slots below, which have the contract
+     * of the frame_compress_* slots (begin with dict: a CDict made by
+     * LZ4F_createCDict_advanced; if that returns NULL, begin returns the
+     * allocation_failed error without calling LZ4F). */
+    void *(*frame_mem_dctx_create)(unsigned mem_flags);
+    void *(*frame_mem_cctx_create)(unsigned mem_flags);
+    void (*frame_mem_cctx_free)(void *cctx);
+    long long (*frame_mem_compress_begin)(void *cctx, unsigned char *dst, size_t dst_capacity,
+                                          const struct subject_frame_prefs *prefs,
+                                          const unsigned char *dict, size_t dict_len);
+    long long (*frame_mem_compress_update)(void *cctx, unsigned char *dst, size_t dst_capacity,
+                                           const unsigned char *src, size_t src_size);
+    long long (*frame_mem_compress_end)(void *cctx, unsigned char *dst, size_t dst_capacity);
 };
 
 /* The subject linked into this program (and the second one, if any). */

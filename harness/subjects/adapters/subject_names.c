@@ -34,6 +34,15 @@ const char *subject_cap_name(unsigned cap)
     case CAP_FRAME_COMPRESS: return "LZ4F_compressFrame";
     case CAP_FRAME_COMPRESS_STREAM: return "LZ4F_compressBegin/Update/End";
     case CAP_FRAME_COMPRESS_CDICT: return "LZ4F_compressBegin_usingCDict";
+    case CAP_STREAM_COMPRESS: return "LZ4_compress_fast_continue";
+    case CAP_STREAM_HC: return "LZ4_compress_HC_continue";
+    case CAP_STREAM_SAVE_DICT: return "LZ4_saveDict";
+    case CAP_STREAM_ATTACH: return "LZ4_attach_dictionary";
+    case CAP_STREAM_HC_ATTACH: return "LZ4_attach_HC_dictionary";
+    case CAP_STREAM_RESET_FAST: return "LZ4_resetStream_fast";
+    case CAP_STREAM_DECOMPRESS: return "LZ4_decompress_safe_continue";
+    case CAP_ALLOC_FAIL: return "allocation failure";
+    case CAP_FRAME_CUSTOM_MEM: return "LZ4F_*_advanced (custom memory)";
     default: return "entry point";
     }
 }

@@ -8,6 +8,10 @@
 
 #include <linux/compiler.h>
 #include <linux/types.h>
+/* The kernel's x86 <asm/unaligned.h> reached <linux/kernel.h> (through
+ * linux/unaligned/access_ok.h) until 5.15; the lz4defs.h of 4.11-5.x
+ * relies on it for __ffs()/__fls() and includes no bitops header itself. */
+#include <linux/kernel.h>
 #include <string.h>
 
 /* type of an lvalue with qualifiers dropped (const U16 -> U16) */

@@ -11,4 +11,16 @@ void *malloc(size_t size);
 void *calloc(size_t nmemb, size_t size);
 void free(void *ptr);
 
+/* Allocation failure (lz4gate, subject.h alloc_fail_at): kmalloc and vmalloc
+ * count their calls and the kshim_alloc_fail_at-th returns NULL, as the
+ * kernel's allocators may; 0: none fails. Weak, so that every translation
+ * unit including this shares one pair (adapter_stream_kernel.c sets them). */
+__attribute__((weak)) unsigned long kshim_alloc_calls;
+__attribute__((weak)) unsigned long kshim_alloc_fail_at;
+
+static inline int kshim_alloc_fails(void)
+{
+	return ++kshim_alloc_calls == kshim_alloc_fail_at;
+}
+
 #endif

@@ -12,12 +12,16 @@
 
 static inline void *kmalloc(size_t size, gfp_t flags)
 {
+	if (kshim_alloc_fails())
+		return NULL;
 	return (flags & __GFP_ZERO) ? calloc(1, size) : malloc(size);
 }
 
 static inline void *kzalloc(size_t size, gfp_t flags)
 {
 	(void)flags;
+	if (kshim_alloc_fails())
+		return NULL;
 	return calloc(1, size);
 }
 

@@ -7,11 +7,15 @@
 
 static inline void *vmalloc(unsigned long size)
 {
+	if (kshim_alloc_fails())
+		return NULL;
 	return malloc(size);
 }
 
 static inline void *vzalloc(unsigned long size)
 {
+	if (kshim_alloc_fails())
+		return NULL;
 	return calloc(1, size);
 }
 

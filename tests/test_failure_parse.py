@@ -1,0 +1,77 @@
+"""Reading failures (harness/report/failure.py, groups.py): messages are
+never cut mid-word or from the wrong end, the API entry is found under every
+adapter prefix, and a guard-page fault is attributed to the nearest buffer."""
+import pytest
+
+from harness.report.failure import clip, failure_of, top_subject_frame
+from harness.report.groups import access_of, where
+
+pytestmark = pytest.mark.check
+
+SEGV = """lz4gate-buffer input 0x7f0000003fef 0x7f0000004000
+lz4gate-buffer output 0x7f0000001fdf 0x7f0000002000
+==1==ERROR: AddressSanitizer: SEGV on unknown address 0x7f0000002000 (pc 0x1 bp 0x2 sp 0x3 T0)
+==1==The signal is caused by a WRITE memory access.
+    #0 0x55 in LZ4_compress_generic /stage/lib/lz4/lz4_compress.c:310:14
+    #1 0x56 in LZ4_compress_fast /stage/lib/lz4/lz4_compress.c:520:9
+    #2 0x57 in %s_compress_default /work/harness/subjects/adapters/adapter_kernel.c:88:12
+    #3 0x58 in main /work/harness/runners/regress/regress.c:40:3
+"""
+
+
+def test_clip_keeps_the_start_and_cuts_between_words():
+    text = "lz4: the decoder followed an offset to null pointer " + "x" * 40 + " tail words"
+    got = clip(text, 60)
+    assert got.startswith("lz4: the decoder followed an offset")
+    assert got.endswith("...") and len(got) <= 60
+    assert "null pointer" in got and "xxxx" not in got     # never inside a word
+    assert clip("short", 60) == "short"
+
+
+@pytest.mark.parametrize("prefix", ["api", "a", "k", "f", "r", "b"])
+def test_the_entry_is_found_under_every_adapter_prefix(prefix):
+    got = failure_of(SEGV % prefix)
+    assert got["entry"] == "compress_default"
+    assert got["top"]["func"] == "LZ4_compress_generic"
+    assert got["signature"] == "OOB-WRITE@compress_default in LZ4_compress_generic"
+
+
+def test_a_fault_in_the_adapter_itself_is_its_own_top_frame():
+    frames = [{"num": 0, "func": "b_decompress_safe", "file": "/a/adapter_broken.c", "line": 9},
+              {"num": 1, "func": "call", "file": "/a/harness/runners/x.c", "line": 3}]
+    assert top_subject_frame(frames)["func"] == "b_decompress_safe"
+
+
+def test_a_guard_page_fault_names_the_nearest_buffer():
+    # 0x...2000 is the first byte after output and 8175 bytes before input:
+    # the write ran off the end of output.
+    assert where(SEGV % "k") == "the first byte past the end of output (guard page)"
+    acc = access_of({"text": SEGV % "k"})
+    assert acc["kind"] == "WRITE" and acc["size"] is None
+    before = SEGV.replace("address 0x7f0000002000", "address 0x7f0000003fe0") % "k"
+    assert where(before) == "15 bytes before the start of input (guard page)"
+
+
+def test_asan_words_give_the_distance_and_the_buffer():
+    text = ("==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000013\n"
+            "READ of size 1 at 0x602000000013 thread T0\n"
+            "0x602000000013 is located 3 bytes to the right of 16-byte region "
+            "[0x602000000000,0x602000000010)\n")
+    assert where(text) == "3 bytes past the end of a 16-byte buffer"
+    assert access_of({"text": text})["size"] == 1
+
+
+def test_one_defect_has_one_signature_whatever_the_sanitizer_saw():
+    # The same over-read at a guard page (SEGV) and on the heap (ASan's
+    # region report), faulting inside a memory-access helper: one signature,
+    # named after the helper's caller.
+    stack = ("    #0 0x1 in LZ4_wildCopy32 /s/lib/lz4.c:400:5\n"
+             "    #1 0x2 in LZ4_decompress_generic /s/lib/lz4.c:1900:13\n"
+             "    #2 0x3 in api_decompress_safe_partial /h/adapter_upstream.c:10:1\n")
+    segv = ("==1==ERROR: AddressSanitizer: SEGV on unknown address 0x10 (pc 0x1 bp 0 sp 0 T0)\n"
+            "==1==The signal is caused by a READ memory access.\n" + stack)
+    heap = ("==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x10 at pc 0x1\n"
+            "READ of size 32 at 0x10 thread T0\n" + stack)
+    want = "OOB-READ@decompress_safe_partial in LZ4_decompress_generic"
+    assert failure_of(segv)["signature"] == failure_of(heap)["signature"] == want
+    assert failure_of(heap)["top"]["line"] == 1900
