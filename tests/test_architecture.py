@@ -39,12 +39,13 @@ def test_no_source_file_over_500_lines():
 @pytest.mark.check
 def test_no_reference_outside_the_repository():
     # Users have the repository only: a fact the reader needs lives here
-    # (docs/fix-history.md, the case files), never in ../shared.
-    outside = re.compile(r"\.\./shared|(?<![\w-])history\.md")
+    # (docs/fix-history.md, the case files), never in the development
+    # notes beside the checkout (spelled in two parts so this file passes).
+    outside = re.compile(r"\.\./" + "shared" + r"|(?<![\w-])history\.md")
     hits = []
     for p in tracked():
-        # Binary data, and this file, which spells the patterns out.
-        if p.startswith("corpus/") or p == "tests/test_architecture.py":
+        # Binary data.
+        if p.startswith("corpus/"):
             continue
         with open(os.path.join(TOP, p), errors="replace") as f:
             for n, line in enumerate(f, 1):
