@@ -135,9 +135,14 @@ gate: subjects
 		$(foreach p,$(PATCHES),--patch $(p))
 
 # Fuzz tooling (python3 -m harness fuzz-bench --help, python3 -m harness fuzz --help).
+# FIND=releases: time to find each catalogued bug on real upstream releases
+# (LZ4_GIT=clone [TAGS=a,b] [BUGS=id,...] [RUNS=3] [CAP_CPU_MIN=10]).
 fuzz-bench: subjects
-	$(HARNESS) fuzz-bench --time $(if $(filter command line,$(origin TIME)),$(TIME),30) \
-		$(if $(FIND),--find)
+	$(if $(filter releases,$(FIND)),$(HARNESS) fuzz-bench --find releases \
+		$(if $(LZ4_GIT),--lz4-git $(LZ4_GIT)) $(if $(TAGS),--tags "$(TAGS)") \
+		$(if $(BUGS),--bugs "$(BUGS)") $(if $(RUNS),--runs $(RUNS)) \
+		$(if $(CAP_CPU_MIN),--cap-cpu-min $(CAP_CPU_MIN)),$(HARNESS) fuzz-bench \
+		--time $(if $(filter command line,$(origin TIME)),$(TIME),30) $(if $(FIND),--find))
 corpus-min: subjects
 	$(HARNESS) fuzz corpus-min --target $(TARGET) --engine $(ENGINE) \
 		$(if $(filter command line,$(origin SUBJECT)),--subject $(SUBJECT)) $(if $(DRY_RUN),--dry-run)

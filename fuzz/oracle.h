@@ -48,6 +48,11 @@ extern unsigned long fz_memo_epoch;
 int fz_recording(void);
 int fz_stop_at_first(void);
 void fz_record(const char *id, const char *message);
+/* In a campaign (fz_recording), counts the executions that took the path
+ * `what` (a string literal) out of all that asked, and prints
+ * "lz4gate-fuzz TARGET: share WHAT HIT of ALL" at exit: the bench weighs a
+ * target's upstream peers by it (harness/fuzzing/bench/speed.py). */
+void fz_share(const char *what, int hit);
 
 /* The TARGET of the failure lines. */
 extern const char fz_target_name[];

@@ -136,3 +136,37 @@ void fz_record(const char *id, const char *message)
     if (ids[i].count == 1 || ids[i].count % FZ_COUNT_FLUSH == 0)
         flush_counts();
 }
+
+/* fz_share (oracle.h): per name, how many executions took the path. */
+enum { FZ_MAX_SHARES = 8 };
+static struct {
+    const char *what;
+    unsigned long long hit, all;
+} shares[FZ_MAX_SHARES];
+static int n_shares;
+
+static void print_shares(void)
+{
+    int i;
+    for (i = 0; i < n_shares; i++)
+        fprintf(stderr, "lz4gate-fuzz %s: share %s %llu of %llu\n", fz_target_name,
+                shares[i].what, shares[i].hit, shares[i].all);
+}
+
+void fz_share(const char *what, int hit)
+{
+    int i;
+    if (!fz_recording())
+        return;
+    for (i = 0; i < n_shares && strcmp(shares[i].what, what) != 0; i++)
+        ;
+    if (i == n_shares) {
+        if (n_shares == FZ_MAX_SHARES)
+            return;
+        if (n_shares == 0)
+            atexit(print_shares);
+        shares[n_shares++].what = what;
+    }
+    shares[i].hit += hit != 0;
+    shares[i].all++;
+}

@@ -3,6 +3,7 @@ import argparse
 import sys
 
 from harness.errors import EXIT_BAD_INPUT, EXIT_OK, BadInput
+from harness.fuzzing.bench.detect_releases import detect
 from harness.fuzzing.bench.find import find
 from harness.fuzzing.bench.help import HELP
 from harness.fuzzing.bench.speed import speed
@@ -27,7 +28,15 @@ def main(argv):
     ap.add_argument("--candidate", default="upstream")
     ap.add_argument("--upstream-tree")
     ap.add_argument("--upstream-debuglevel", type=int, default=0)
-    ap.add_argument("--find", action="store_true")
+    # --find alone: the planted bugs; --find releases: real release bugs.
+    ap.add_argument("--find", nargs="?", const="planted", choices=("planted", "releases"))
+    ap.add_argument("--lz4-git")
+    ap.add_argument("--tags", default="")
+    ap.add_argument("--bugs", default="")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--cap-cpu-min", type=float, default=10)
+    ap.add_argument("--fresh", action="store_true")
+    ap.add_argument("--write", action="store_true")
     ap.add_argument("--no-speed", action="store_true")
     ap.add_argument("--find-runs", type=int, default=5)
     ap.add_argument("--find-timeout", type=int, default=60)
@@ -40,9 +49,13 @@ def main(argv):
         args.find_from = [f for f in args.find_from.split(",") if f]
         if not args.find_from or set(args.find_from) - {"seeds", "empty"}:
             raise BadInput("--find-from takes seeds, empty or seeds,empty")
-        for name in ("time", "max_len", "rounds", "find_runs", "find_timeout"):
+        for name in ("time", "max_len", "rounds", "find_runs", "find_timeout", "runs",
+                     "cap_cpu_min"):
             if getattr(args, name) <= 0:
                 raise BadInput("--%s must be positive" % name.replace("_", "-"))
+        if args.find == "releases":      # its own benchmark: no speed table
+            detect(args)
+            return EXIT_OK
         if args.no_speed and not args.find:
             raise BadInput("--no-speed leaves nothing to do; add --find")
         if not args.no_speed:

@@ -12,6 +12,9 @@ SYNOPSIS
                         [--find] [--no-speed] [--find-runs N] [--find-timeout SECONDS]
                         [--find-from seeds,empty]
                         [-q]
+    python3 -m harness fuzz-bench --find releases --lz4-git DIR [--tags T,...]
+                        [--bugs ID,...] [--runs 3] [--cap-cpu-min 10] [--fresh]
+                        [--write] [-q]
 
 DESCRIPTION
     Speed (default). Builds, then runs one after the other, each for --time
@@ -84,6 +87,49 @@ DESCRIPTION
     damaged byte), so that libFuzzer's first few-byte inputs already reach
     the checks.
 
+    Detection on real releases (--find releases). For each catalogued bug
+    present in a real upstream release, how long the fuzzers alone need to
+    find it. The bugs come from data: a regression case (regress/cases/)
+    that FAILs on a release tree in a 64-bit configuration
+    (regress/results/releases.jsonl) is a bug of that release; its
+    signature is CLASS@ENTRY of that failure: the entry of the failing
+    test (the record's evidence names its tcId) and the class of the
+    evidence (the sanitizer's report type, or the runner's verdict:
+    accepts_invalid, return_above_target, wrong_output). A fuzz finding is
+    the bug when it has the same class family (an out-of-bounds access is
+    one family whether a guard page gave SEGV or ASan's heap an overflow;
+    wrong output, wrong return value, accepted invalid input, false failure
+    are the others) and the same entry, or an entry of another of the
+    case's tests (harness/fuzzing/bench/detect_bugs.py same_defect). Bugs
+    of one release with one signature are found together. A bug is
+    benchmarked by the targets that call its entry (detect_bugs.py
+    TARGET_ENTRIES: decode_differential, ref_to_subject,
+    compress_roundtrip, frame_decode, frame_roundtrip; alloc_fail only for
+    a test that makes an allocation fail); cases that fail only in 32-bit
+    builds, kernel glue and entries no benchmarked target calls (streaming,
+    frame context reuse) are listed under the table with the reason.
+    Releases: every bug x release pair can be run (--tags, --bugs); by
+    default, for each bug, the newest release that carries it. Each
+    release is exported from the clone into build/releases/TAG (git
+    archive; the clone is only read).
+    Per release and target, keep-going libFuzzer campaigns (fork mode,
+    -ignore_crashes, the oracle records and goes on) from the target's
+    seed corpus only (corpus/<T>/ and the dictionary: no regression case,
+    no vector), under nice -n 10, one at a time; one campaign serves every
+    bug of the release the target reaches. Time is the CPU time of the
+    campaign (all its processes) when the first finding with the bug's
+    signature appeared (the oracle's record directory and the crash files,
+    replayed for their signature, are polled every second). A run ends
+    when all its bugs are found or at --cap-cpu-min; runs use -seed=1..N;
+    a bug missed in a majority of runs is decided (not run again), a bug a
+    target finds in a majority of runs is not run on the later targets.
+    The table: one row per bug x release, the median CPU seconds (a miss
+    counts as above the cap: a bug missed in a majority of runs is "not
+    found within cap"), each run's time, and the target with the best
+    median. Every run is a line of build/detect/runs.jsonl, reused by a
+    later call with the same cap (--fresh runs again); progress lines go
+    to stderr and build/detect/progress.log.
+
 OPTIONS
     --time S              seconds per fuzzer for the speed table (default 30)
     --max-len N           libFuzzer -max_len for every fuzzer (default 4096)
@@ -105,15 +151,27 @@ OPTIONS
     --find-timeout S      per-run timeout in seconds (default 60)
     --find-from LIST      seeds, empty or seeds,empty (default): start from the
                           seed corpus, from an empty corpus, or both
+    --find releases       detection on real releases (above); needs --lz4-git
+    --lz4-git DIR         a git clone of lz4 with its release tags (read only)
+    --tags T,...          these releases, every benchmarked bug on them
+    --bugs ID,...         these cases (default release: the newest carrying each)
+    --runs N              runs per target and release (default 3)
+    --cap-cpu-min M       CPU minutes per run (default 10)
+    --fresh               ignore build/detect/runs.jsonl, run everything again
+    --write               also write regress/results/detection.tsv
     -q, --quiet           no progress lines (the tables are still printed)
 
 FILES
     build/fuzz-bench/upstream/   upstream's fuzzers, built here
     build/fuzz-bench/runs/       corpora and logs of the last runs
+    build/detect/                --find releases: runs.jsonl, progress.log, the
+                                 campaigns' work directories (TAG/TARGET/run-N)
+    regress/results/detection.tsv  the committed table (--write); docs/detection.md
 
 EXIT STATUS
     0  the tables were printed (the bench reports, it does not gate)
-    2  bad input or a build failure (one line on stderr)
+    2  bad input or a build failure (one line on stderr); --find releases
+       without --lz4-git
 
 EXAMPLES
     make fuzz-bench                      # speed table, 30 s per fuzzer (~6 min)
@@ -121,4 +179,7 @@ EXAMPLES
     python3 -m harness fuzz-bench --time 2         # a quick look
     python3 -m harness fuzz-bench --only compress_roundtrip,round_trip_fuzzer --rounds 3
     python3 -m harness fuzz-bench --find --no-speed --find-runs 5 --find-timeout 60
+    make fuzz-bench FIND=releases LZ4_GIT=~/src/lz4      # the default set, 3 runs x 10 CPU min
+    python3 -m harness fuzz-bench --find releases --lz4-git ~/src/lz4 --tags v1.9.1 \
+        --bugs ULZ4-2019-PARTIAL --runs 1 --cap-cpu-min 1
 """

@@ -8,17 +8,24 @@ import shutil
 from harness.errors import BadInput
 from harness.fuzzing.bench.common import OUT, fuzzer_flags, say
 from harness.subjects.spec import DEFAULT_TREES
-from harness.toolchain import file_digest, run_or_fail, sha
+from harness.toolchain import SUBJECT_UBSAN, file_digest, run_or_fail, sha
 
 # Upstream's own fuzzers our targets are measured against (block and frame
 # format) and what they link: each fuzzer, its two helpers, and liblz4's
 # sources (as their Makefile's liblz4.a).
 UPSTREAM_FUZZERS = ("decompress_fuzzer", "round_trip_fuzzer", "decompress_frame_fuzzer",
-                    "round_trip_frame_fuzzer")
+                    "round_trip_frame_fuzzer", "round_trip_hc_fuzzer",
+                    "round_trip_stream_fuzzer")
 
 UPSTREAM_HELPERS = ("ossfuzz/lz4_helpers.c", "ossfuzz/fuzz_data_producer.c")
 
 UPSTREAM_LIB = ("lib/lz4.c", "lib/lz4hc.c", "lib/lz4frame.c", "lib/xxhash.c")
+# Peers linked with a liblz4 whose UBSan checks report and go on, as our
+# subjects' are (toolchain.SUBJECT_UBSAN): round_trip_stream_fuzzer
+# otherwise stops at its first input on lz4hc.c's pointer arithmetic. Only
+# those: the recoverable checks cost a little, and the other peers keep the
+# fastest build.
+UB_RECOVER = ("round_trip_stream_fuzzer",)
 # The preprocessor flags of upstream's ossfuzz/Makefile (LZ4_CPPFLAGS).
 UPSTREAM_CPPFLAGS = ["-DXXH_NAMESPACE=LZ4_", "-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION"]
 
@@ -42,7 +49,7 @@ def build_upstream(args):
     cc, flags = fuzzer_flags()
     flags = flags + ["-DLZ4_DEBUG=%d" % args.upstream_debuglevel, "-w",
                      "-I" + os.path.join(tree, "lib")] + UPSTREAM_CPPFLAGS
-    key = sha(cc, flags, names, file_digest(
+    key = sha(cc, flags, SUBJECT_UBSAN, UB_RECOVER, names, file_digest(
         needed + glob.glob(os.path.join(tree, "ossfuzz", "*.h")) +
         glob.glob(os.path.join(tree, "lib", "*.h"))))
     out = os.path.join(OUT, "upstream", key)
@@ -53,16 +60,22 @@ def build_upstream(args):
     tmp = out + ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
-    objs = []
-    for src in [os.path.join(tree, f) for f in UPSTREAM_HELPERS + UPSTREAM_LIB]:
-        obj = os.path.join(tmp, os.path.basename(src)[:-2] + ".o")
-        nolink = [f if f != "-fsanitize=fuzzer" else "-fsanitize=fuzzer-no-link" for f in flags]
-        run_or_fail([cc] + nolink + ["-c", src, "-o", obj], "compiling upstream's " + src)
-        objs.append(obj)
+    nolink = [f if f != "-fsanitize=fuzzer" else "-fsanitize=fuzzer-no-link" for f in flags]
+    objs = {}
+    for extra in ([], SUBJECT_UBSAN):
+        objs[bool(extra)] = []
+        for src in [os.path.join(tree, f) for f in UPSTREAM_HELPERS + UPSTREAM_LIB]:
+            obj = os.path.join(tmp, os.path.basename(src)[:-2] + (".r.o" if extra else ".o"))
+            # liblz4 for the peers below as our subjects are built: UBSan
+            # reports and goes on in library code (toolchain.SUBJECT_UBSAN)
+            lib = extra if src.endswith(UPSTREAM_LIB) else []
+            run_or_fail([cc] + nolink + lib + ["-c", src, "-o", obj],
+                        "compiling upstream's " + src)
+            objs[bool(extra)].append(obj)
     for name in names:
         run_or_fail([cc] + flags + ["-o", os.path.join(tmp, name),
-                                    os.path.join(tree, "ossfuzz", name + ".c")] + objs,
-                    "building upstream's " + name)
+                                    os.path.join(tree, "ossfuzz", name + ".c")] +
+                    objs[name in UB_RECOVER], "building upstream's " + name)
     shutil.rmtree(out, ignore_errors=True)
     os.rename(tmp, out)
     return bins, flags

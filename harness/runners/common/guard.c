@@ -24,25 +24,33 @@ void guard_label(const guard_buf *b, const char *name)
                 (void *)(b->data + b->size));
 }
 
+/* The mapping: a PROT_NONE page, the usable pages, a PROT_NONE page. The
+ * usable bytes end where the trailing guard begins (one byte past the end
+ * faults). The leading guard makes a read or write more than the usable
+ * pages' slack before the start fault every time: without it what lies
+ * there is whichever mapping the kernel placed before this one, and an
+ * LZ4_decompress_fast offset beyond the output (ULZ4-2022-FASTBOUND tcId 1)
+ * crashed in one run and read stale bytes in the next. */
 static guard_buf guard_make(size_t size, int fill)
 {
     guard_buf b;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t usable_pages = (size + page - 1) / page;
+    unsigned char *usable;
     if (usable_pages == 0)
         usable_pages = 1;           /* a 0-byte buffer still has an address */
-    b.map_len = (usable_pages + 1) * page;
-    b.map = mmap(NULL, b.map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    b.map_len = (usable_pages + 2) * page;
+    b.map = mmap(NULL, b.map_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (b.map == MAP_FAILED) {
         perror("guard_alloc: mmap");
         abort();
     }
-    /* The page after the usable bytes is inaccessible. */
-    if (mprotect((char *)b.map + usable_pages * page, page, PROT_NONE) != 0) {
+    usable = (unsigned char *)b.map + page;
+    if (mprotect(usable, usable_pages * page, PROT_READ | PROT_WRITE) != 0) {
         perror("guard_alloc: mprotect");
         abort();
     }
-    b.data = (unsigned char *)b.map + usable_pages * page - size;
+    b.data = usable + usable_pages * page - size;
     b.size = size;
     memset(b.data, fill, size);
     return b;

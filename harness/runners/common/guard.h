@@ -10,7 +10,8 @@
 #include <stddef.h>
 
 typedef struct guard_buf {
-    unsigned char *data;   /* size usable bytes, followed by a PROT_NONE page */
+    unsigned char *data;   /* size usable bytes, followed by a PROT_NONE page;
+                              the usable pages are preceded by another */
     size_t size;
     void *map;             /* the whole mapping, for guard_free */
     size_t map_len;

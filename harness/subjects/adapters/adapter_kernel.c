@@ -12,8 +12,9 @@
  * patch set (wrkmem, acceleration) and mainline (acceleration, wrkmem):
  * HAVE_KERNEL_FAST_MAINLINE_ORDER says which.
  *
- * wrkmem and stream states are malloc'd per call at exactly the size the
- * header asks for, so an overrun of them is an ASan report. Nothing is
+ * wrkmem is malloc'd once per wrapper (adapter_lz4_api.h says why) at
+ * exactly the size the header asks for, so an overrun of it is an ASan
+ * report; stream states per call (adapter_stream_api.h). Nothing is
  * checked or clamped here (subject.h).
  */
 #include <stdlib.h>    /* before any kernel header (kshim_libc_alloc.h) */

@@ -16,8 +16,8 @@
 
 #include "subject.h"
 
-/* Work memory and stream states: malloc'd per call at exactly the size the
- * header asks for, so an overrun of them is an ASan report. */
+/* Work memory and stream states: malloc'd at exactly the size the header
+ * asks for, so an overrun of them is an ASan report. */
 static inline void *adapter_alloc(size_t size)
 {
     void *p = malloc(size);
@@ -28,9 +28,17 @@ static inline void *adapter_alloc(size_t size)
 
 /* The body of a compressor wrapper: `call` (with w, the work memory of
  * `size` bytes, when the API takes one; WRKMEM is its argument). */
+/* The work memory of each wrapper is allocated once and kept: the kernel
+ * compressors initialise it themselves on every call (as zram's per-CPU
+ * buffers are reused), so a fresh allocation per call only cost fresh pages
+ * (ASan's quarantine; the HC one is 256 KiB, mmap'd per call) and was most
+ * of compress_roundtrip's time on the kernel (issue 15). A compressor that
+ * depended on its previous call's state would still be caught: the
+ * determinism check runs the same call twice. Fuzz targets are
+ * single-threaded. */
 #if defined(LZ4_API_WRKMEM)
 #define COMPRESSOR_BODY(size, call) \
-    { void *w = adapter_alloc(size); int r = (call); free(w); return r; }
+    { static void *w; if (!w) w = adapter_alloc(size); return (call); }
 #define WRKMEM , w
 #else
 #define COMPRESSOR_BODY(size, call) { return (call); }
@@ -108,18 +116,35 @@ COMPRESSOR_BODY(LZ4HC_MEM_COMPRESS, LZ4_compress_HC(s, d, n, cap, level WRKMEM))
 #define api_compress_hc NULL
 #endif
 
-/* loadDict + compress_fast_continue on a fresh stream. */
+/* LZ4_compress_HC_extStateHC with one state allocated once (what
+ * LZ4_compress_HC does inside, minus its per-call 256 KiB allocation under
+ * LZ4HC_HEAPMODE: 35% of compress_roundtrip's time, issue 15). The entry
+ * point initialises the state itself (LZ4_initStreamHC) on every call. */
+#if defined(HAVE_LZ4_COMPRESS_HC_EXTSTATEHC) && defined(HAVE_LZ4_SIZEOFSTATEHC) && \
+    !defined(LZ4_API_WRKMEM)
+static int api_compress_hc_ext_state(const char *s, char *d, int n, int cap, int level)
+{
+    static void *state;
+    if (!state)
+        state = adapter_alloc((size_t)LZ4_sizeofStateHC());
+    return LZ4_compress_HC_extStateHC(state, s, d, n, cap, level);
+}
+#else
+#define api_compress_hc_ext_state NULL
+#endif
+
+/* loadDict + compress_fast_continue on a stream just reset (LZ4_resetStream
+ * clears the whole state: the allocation is kept, as the work memory). */
 #if defined(HAVE_LZ4_LOADDICT) && defined(HAVE_LZ4_COMPRESS_FAST_CONTINUE)
 static int api_compress_using_dict(const char *dict, int dict_size, const char *s, char *d,
                                    int n, int cap, int accel)
 {
-    LZ4_stream_t *stream = adapter_alloc(sizeof *stream);
-    int r;
+    static LZ4_stream_t *stream;
+    if (!stream)
+        stream = adapter_alloc(sizeof *stream);
     LZ4_resetStream(stream);
     LZ4_loadDict(stream, dict, dict_size);
-    r = LZ4_compress_fast_continue(stream, s, d, n, cap, accel);
-    free(stream);
-    return r;
+    return LZ4_compress_fast_continue(stream, s, d, n, cap, accel);
 }
 #else
 #define api_compress_using_dict NULL
@@ -138,6 +163,7 @@ static int api_compress_using_dict(const char *dict, int dict_size, const char *
     .compress_fast = api_compress_fast,                                 \
     .compress_dest_size = api_compress_dest_size,                       \
     .compress_hc = api_compress_hc,                                     \
+    .compress_hc_ext_state = api_compress_hc_ext_state,                 \
     .compress_using_dict = api_compress_using_dict
 
 /* The capability bits of the filled slots of the block and old kernel

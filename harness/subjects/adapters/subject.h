@@ -113,6 +113,11 @@ struct lz4_subject {
     int (*compress_dest_size)(const char *src, char *dst, int *src_size_ptr,
                               int target_dst_size);
     int (*compress_hc)(const char *src, char *dst, int src_size, int dst_capacity, int level);
+    /* The same with a state the adapter allocated once
+     * (LZ4_compress_HC_extStateHC); NULL where compress_hc's own call
+     * already takes the caller's memory (the kernel) or the tree lacks it. */
+    int (*compress_hc_ext_state)(const char *src, char *dst, int src_size, int dst_capacity,
+                                 int level);
     /* Compress src with dict as history (loadDict + compress_fast_continue). */
     int (*compress_using_dict)(const char *dict, int dict_size, const char *src, char *dst,
                                int src_size, int dst_capacity, int acceleration);

@@ -17,7 +17,8 @@ UPSTREAM_PROBES = [
     "LZ4_uncompress", "LZ4_uncompress_unknownOutputSize", "LZ4_loadDict",
     "LZ4_compress_fast_continue",
 ]
-UPSTREAM_HC_PROBES = ["LZ4_compress_HC", "LZ4_compressHC2_limitedOutput"]
+UPSTREAM_HC_PROBES = ["LZ4_compress_HC", "LZ4_compressHC2_limitedOutput",
+                      "LZ4_compress_HC_extStateHC", "LZ4_sizeofStateHC"]
 FRAME_PROBES = ["LZ4F_decompress", "LZ4F_resetDecompressionContext", "LZ4F_decompress_usingDict",
                 "LZ4F_compressFrame", "LZ4F_compressBegin", "LZ4F_compressBegin_usingCDict"]
 # How the frame API's versions differ (adapter_upstream_frame.c): each probe
