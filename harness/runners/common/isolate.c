@@ -160,15 +160,30 @@ static void run_child(check_fn fn, const void *arg, unsigned timeout, int msg_fd
     _exit(0);
 }
 
+static char err_text[HEAD + TAIL + 2];
+static int last_status;
+
+const char *isolate_last_stderr(void)
+{
+    return err_text;
+}
+
+int isolate_last_status(void)
+{
+    return last_status;
+}
+
 isolate_result isolate_run(check_fn fn, const void *arg, unsigned timeout, int no_fork)
 {
     static capture msg, err;          /* static: 64 KiB is a lot of stack */
-    static char msg_text[HEAD + TAIL + 2], err_text[HEAD + TAIL + 2];
+    static char msg_text[HEAD + TAIL + 2];
     isolate_result r;
     int msg_pipe[2], err_pipe[2], status;
     pid_t pid;
 
     memset(&r, 0, sizeof r);
+    err_text[0] = '\0';
+    last_status = 0;
     if (no_fork) {
         r.verdict = fn(arg, r.evidence, sizeof r.evidence) ? V_FAIL : V_PASS;
         return r;
@@ -200,6 +215,7 @@ isolate_result isolate_run(check_fn fn, const void *arg, unsigned timeout, int n
         ;
     captured_text(&msg, msg_text);
     captured_text(&err, err_text);
+    last_status = WIFSIGNALED(status) ? -WTERMSIG(status) : WEXITSTATUS(status);
 
     first_line_with(err_text, "runtime error:", r.ubsan, sizeof r.ubsan);
     if (msg_text[0] == 'P' && WIFEXITED(status) && WEXITSTATUS(status) == 0) {

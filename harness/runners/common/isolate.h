@@ -24,4 +24,10 @@ isolate_result isolate_run(check_fn fn, const void *arg, unsigned timeout, int n
 
 const char *verdict_name(enum verdict v);
 
+/* The last isolate_run's child: what it wrote to stderr (its first and last
+ * 16 KiB) and how it ended (its exit status, or minus the signal that ended
+ * it); for runners that interpret the output themselves (regress_batch.c). */
+const char *isolate_last_stderr(void);
+int isolate_last_status(void);
+
 #endif

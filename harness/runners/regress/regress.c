@@ -3,7 +3,10 @@
  * flattened by harness/runners/regress/run.py into key=value arguments,
  * against the subject linked into this program. Prints one JSON record
  * ({"verdict", "evidence", "return"}); the driver runs it in its own
- * process with a timeout, so a crash or a hang is a result.
+ * process with a timeout, so a crash or a hang is a result. With the one
+ * argument --batch it runs many tests, one per line of stdin, each in a
+ * forked child (regress_batch.c): one program start per configuration
+ * instead of one per test.
  *
  * Keys (sizes may be expressions: a number, or input|decoded|bound, with an
  * optional +N or -N; "-1" is a literal -1):
@@ -82,9 +85,9 @@ static case_result run_entry(const struct lz4_subject *s, const char *entry, int
     return regress_compress_entry(s, entry, argc, argv);
 }
 
-int main(int argc, char **argv)
+/* One test: its JSON record on stdout. */
+static void run_test(const struct lz4_subject *s, int argc, char **argv)
 {
-    const struct lz4_subject *s = lz4gate_subject();
     const char *entry = case_arg(argc, argv, "entry");
     unsigned need = 0;
     case_result res;
@@ -99,13 +102,13 @@ int main(int argc, char **argv)
         case_die("unknown entry", entry);
     if ((s->caps & need) != need) {
         printf("{\"verdict\":\"n/a\",\"evidence\":\"no %s entry point\"}\n", entry);
-        return 0;
+        return;
     }
     if (case_arg(argc, argv, "alloc_fail_at")) {
         if (!(s->caps & CAP_ALLOC_FAIL)) {
             printf("{\"verdict\":\"n/a\",\"evidence\":\"its allocations cannot be made "
                    "to fail\"}\n");
-            return 0;
+            return;
         }
         regress_alloc_fail_at = strtoul(case_arg(argc, argv, "alloc_fail_at"), NULL, 0);
         s->alloc_fail_at(regress_alloc_fail_at);
@@ -118,5 +121,13 @@ int main(int argc, char **argv)
     else
         printf("{\"verdict\":\"%s\",\"evidence\":\"%s\",\"return\":%lld}\n",
                res.verdict == CASE_PASS ? "pass" : "FAIL", res.evidence, res.returned);
+}
+
+int main(int argc, char **argv)
+{
+    const struct lz4_subject *s = lz4gate_subject();
+    if (argc == 2 && !strcmp(argv[1], "--batch"))
+        return regress_batch(s, run_test);
+    run_test(s, argc, argv);
     return 0;
 }

@@ -33,4 +33,9 @@ case_result regress_unlz4_entry(const struct lz4_subject *s, int argc, char **ar
 case_result regress_frame_entry(const struct lz4_subject *s, const char *entry, int argc,
                                 char **argv);
 
+/* One test (key=value arguments from argv[1]): its record on stdout. */
+typedef void (*regress_test_fn)(const struct lz4_subject *s, int argc, char **argv);
+/* regress.c --batch (regress_batch.c): the tests of stdin, each in a child. */
+int regress_batch(const struct lz4_subject *s, regress_test_fn run);
+
 #endif

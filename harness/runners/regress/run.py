@@ -1,7 +1,8 @@
 """Running regression cases on a subject.
 
 Each test of each case runs in its own process (regress/*.c linked with the
-subject), with a timeout, in every configuration the case applies to (its
+subject; one runner per configuration forks a child per test, regress_batch.c),
+with a timeout, in every configuration the case applies to (its
 "bits" and "configs"), so a crash or a hang is a result. A case passes on a
 subject when every applicable test passes in every configuration; a failure
 on a generation the case lists under "known_findings" is a known finding.
@@ -29,7 +30,8 @@ from harness.subjects.build import build, generation, info
 RUNNER_SOURCES = ("regress/regress.c", "regress/case_parse.c", "regress/regress_block.c",
                   "regress/regress_unlz4.c", "regress/regress_frame.c", "common/frame_driver.c",
                   "common/frame_make.c", "common/guard.c", "subject_names.c",
-                  "common/testdata.c")
+                  "common/testdata.c", "regress/regress_batch.c", "common/isolate.c",
+                  "common/jsonl.c")
 DEFAULT_CONFIGS = {"64": ["asan64", "O0", "O2"], "32": ["asan32", "O0-32", "O2-32"]}
 
 
@@ -95,29 +97,90 @@ def run_fuzz_test(test, spec, config, patches, timeout):
             "report": report_of(text)}
 
 
-def run_test(program, test, timeout, config):
-    try:
-        proc = subprocess.run(toolchain.run_argv(config, [program] + call_args(test["call"])),
-                              stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, universal_newlines=True,
-                              errors="replace", env=toolchain.sanitizer_env("runner"),
-                              timeout=timeout)
-    except subprocess.TimeoutExpired:
+def timeout_of(case, test):
+    return int(test.get("max_seconds", case.get("max_seconds", 120)))
+
+
+def is_fuzz_test(test):
+    return str(test["call"]["entry"]).startswith(FUZZ_ENTRY)
+
+
+def batch_line(key, test):
+    args = call_args(test["call"])
+    bad = [a for a in args if "\t" in a or "\n" in a]
+    if bad:
+        raise CaseError("test %s: an argument holds a tab or a newline: %r" % (key, bad[0]))
+    return "\t".join([key] + args)
+
+
+def test_result(printed, closing, timeout):
+    """One test's result from the batch runner's output (regress_batch.c):
+    the record the test printed, else how its process ended."""
+    stderr = closing["stderr"]
+    if closing["timeout"]:
         return {"verdict": "TIMEOUT", "evidence": "no result after %d s" % timeout}
-    for line in proc.stdout.splitlines():
+    for line in printed:
         if line.startswith("{"):
             rec = json.loads(line)
             if rec["verdict"] == "ERROR":
-                raise CaseError("test %s: %s" % (test["tcId"], rec["evidence"]))
-            rec["ubsan"] = ubsan_line(proc.stderr)
+                raise CaseError(rec["evidence"])
+            rec["ubsan"] = ubsan_line(stderr)
             return rec
-    return {"verdict": "CRASH", "evidence": first_sanitizer_line(proc.stderr) or
-            "exit status %d, no verdict" % proc.returncode, "ubsan": ubsan_line(proc.stderr),
-            "report": report_of(proc.stderr)}
+    return {"verdict": "CRASH", "evidence": first_sanitizer_line(stderr) or
+            "exit status %d, no verdict" % closing["exit"], "ubsan": ubsan_line(stderr),
+            "report": report_of(stderr)}
 
 
-def run_case(case, spec, config, program, subject, patches=()):
-    """One record per (case, subject, config): the first failing test, or pass."""
+def run_batch(program, config, jobs):
+    """Results of jobs [(key, case, test)], every test in one runner process
+    (each in a forked child with its own timeout: regress_batch.c), so a
+    configuration costs one program start (sanitizer runtimes, qemu-i386),
+    not one per test. {key: result}."""
+    lines, current = [], None
+    for key, case, test in jobs:
+        if timeout_of(case, test) != current:
+            current = timeout_of(case, test)
+            lines.append("timeout=%d" % current)
+        lines.append(batch_line(key, test))
+    if not jobs:
+        return {}
+    limit = sum(timeout_of(c, t) for _, c, t in jobs) + 60
+    try:
+        proc = subprocess.run(toolchain.run_argv(config, [program, "--batch"]),
+                              input="\n".join(lines) + "\n", stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, universal_newlines=True,
+                              errors="replace", env=toolchain.sanitizer_env("runner"),
+                              timeout=limit)
+    except subprocess.TimeoutExpired:
+        raise CaseError("the regression runner (%s) gave no result in %d s" % (config, limit))
+    timeouts = {key: timeout_of(c, t) for key, c, t in jobs}
+    out, printed = {}, []
+    for line in proc.stdout.splitlines():
+        if line.startswith('{"batch":'):
+            closing = json.loads(line)
+            key = closing["batch"]
+            try:
+                out[key] = test_result(printed, closing, timeouts[key])
+            except CaseError as e:
+                raise CaseError("test %s: %s" % (key, e))
+            printed = []
+        else:
+            printed.append(line)
+    missing = [k for k, _, _ in jobs if k not in out]
+    if missing:
+        raise CaseError("the regression runner (%s) stopped before test %s (exit status %d): %s"
+                        % (config, missing[0], proc.returncode,
+                           first_sanitizer_line(proc.stderr) or "no message"))
+    return out
+
+
+def test_key(case, test):
+    return "%s/%s" % (case["id"], test["tcId"])
+
+
+def run_case(case, spec, config, results, subject, patches=()):
+    """One record per (case, subject, config): the first failing test, or
+    pass. results: the batch runner's results of the case's tests."""
     rec = {"case": case["id"], "spec": spec, "config": config,
            "generation": generation(subject), "identity": subject["identity"],
            "check": case["id"], "entry": case.get("entry"), "class": case.get("class"),
@@ -127,11 +190,10 @@ def run_case(case, spec, config, program, subject, patches=()):
         return rec
     applicable = 0
     for test in case["tests"]:
-        timeout = int(test.get("max_seconds", case.get("max_seconds", 120)))
-        if str(test["call"]["entry"]).startswith(FUZZ_ENTRY):
-            r = run_fuzz_test(test, spec, config, patches, timeout)
+        if is_fuzz_test(test):
+            r = run_fuzz_test(test, spec, config, patches, timeout_of(case, test))
         else:
-            r = run_test(program, test, timeout, config)
+            r = results[test_key(case, test)]
         if r["verdict"] == "n/a":
             continue
         applicable += 1
@@ -174,13 +236,15 @@ def run_subject(spec, cases, requested_configs=(), patches=(), quiet=False, docs
         subject_dir = build(spec, config, patches, quiet=True)
         program = link_runner(subject_dir, config, runner_sources(*RUNNER_SOURCES), "regress")
         subject = info(subject_dir)
-        for case in cases:
-            if config not in configs_for(case, requested_configs):
-                continue
-            if not quiet:
-                print("regress: %s [%s] %s" % (spec, config, case["id"]), file=sys.stderr,
-                      flush=True)
-            out.append(classify(run_case(case, spec, config, program, subject, patches), case,
+        mine = [case for case in cases if config in configs_for(case, requested_configs)]
+        jobs = [(test_key(case, t), case, t) for case in mine if case["exercised"]
+                for t in case["tests"] if not is_fuzz_test(t)]
+        if not quiet:
+            print("regress: %s [%s] %d tests of %d cases" % (spec, config, len(jobs), len(mine)),
+                  file=sys.stderr, flush=True)
+        results = run_batch(program, config, jobs)
+        for case in mine:
+            out.append(classify(run_case(case, spec, config, results, subject, patches), case,
                                 docs))
     return out
 
