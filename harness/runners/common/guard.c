@@ -79,3 +79,15 @@ void guard_free(guard_buf *b)
     b->map = NULL;
     b->data = NULL;
 }
+
+size_t guard_keep_window(guard_buf *live, size_t *live_size, size_t nlive, size_t window)
+{
+    size_t newer = 0, i = nlive, k;
+    while (i > 0 && newer < window)
+        newer += live_size[--i];
+    for (k = 0; k < i; k++)
+        guard_free(&live[k]);
+    memmove(live, live + i, (nlive - i) * sizeof live[0]);
+    memmove(live_size, live_size + i, (nlive - i) * sizeof live_size[0]);
+    return nlive - i;
+}

@@ -24,6 +24,12 @@ guard_buf guard_alloc(size_t size, int fill);
 guard_buf guard_dup(const void *src, size_t size);
 void guard_free(guard_buf *b);
 
+/* A stream's separate buffers, oldest first (live[i] holds live_size[i]
+ * bytes of history): frees those that `window` bytes of newer data follow
+ * (a block refers back at most that far), moves the rest to the front and
+ * returns how many are left. */
+size_t guard_keep_window(guard_buf *live, size_t *live_size, size_t nlive, size_t window);
+
 /*
  * The buffer map: with LZ4GATE_BUFFER_MAP=1 in the environment (the runners
  * set it, the fuzz targets do not), every guard buffer is announced on

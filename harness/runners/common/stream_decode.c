@@ -193,26 +193,16 @@ static void out_done(outputs *o, size_t n)
     } else if (o->dmode == DM_SEPARATE) {
         /* lz4.h: the previous 64 KiB of output stay where they were
          * decoded; free the buffers that 64 KiB of newer output follow. */
-        size_t newer = 0, i = o->nlive, k;
-        while (i > 0 && newer < STREAM_WINDOW)
-            newer += o->live_size[--i];
-        for (k = 0; k < i; k++)
-            guard_free(&o->live[k]);
-        memmove(o->live, o->live + i, (o->nlive - i) * sizeof o->live[0]);
-        memmove(o->live_size, o->live_size + i, (o->nlive - i) * sizeof o->live_size[0]);
-        o->nlive -= i;
+        o->nlive = guard_keep_window(o->live, o->live_size, o->nlive, STREAM_WINDOW);
     }
 }
 
 static void out_free(outputs *o)
 {
     size_t i;
-    if (o->whole.map)
-        guard_free(&o->whole);
-    if (o->ring.map)
-        guard_free(&o->ring);
-    if (o->dict.map)
-        guard_free(&o->dict);
+    guard_free(&o->whole);   /* a no-op when not mapped */
+    guard_free(&o->ring);
+    guard_free(&o->dict);
     for (i = 0; i < o->nlive; i++)
         guard_free(&o->live[i]);
 }

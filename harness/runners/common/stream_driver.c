@@ -172,28 +172,17 @@ static void placer_done(placer *pl, size_t n, int ok)
             pl->pos += n;
     } else if (pl->mode == SM_SEPARATE) {
         /* Free the buffers that 64 KiB of newer input follow. */
-        size_t newer = 0, i = pl->nlive, k;
-        while (i > 0 && newer < STREAM_WINDOW)
-            newer += pl->live_size[--i];
-        for (k = 0; k < i; k++)
-            guard_free(&pl->live[k]);
-        memmove(pl->live, pl->live + i, (pl->nlive - i) * sizeof pl->live[0]);
-        memmove(pl->live_size, pl->live_size + i, (pl->nlive - i) * sizeof pl->live_size[0]);
-        pl->nlive -= i;
+        pl->nlive = guard_keep_window(pl->live, pl->live_size, pl->nlive, STREAM_WINDOW);
     }
 }
 
 static void placer_free(placer *pl)
 {
     size_t i;
-    if (pl->whole.map)
-        guard_free(&pl->whole);
-    if (pl->ring.map)
-        guard_free(&pl->ring);
-    if (pl->reused.map)
-        guard_free(&pl->reused);
-    if (pl->safe.map)
-        guard_free(&pl->safe);
+    guard_free(&pl->whole);   /* a no-op when not mapped */
+    guard_free(&pl->ring);
+    guard_free(&pl->reused);
+    guard_free(&pl->safe);
     for (i = 0; i < pl->nlive; i++)
         guard_free(&pl->live[i]);
 }
