@@ -21,13 +21,55 @@
  *   u8      data: bits 0-1: 0 or 3 the payload, 1 fz_synth(payload as
  *           description) of the drawn size (synth.h), 2 pseudo-random text
  *           over 4 letters of the drawn size; bit 2 the call runs a second
- *           time (determinism; the data and capacity unchanged)
- *   u8+u32  size of drawn data: fz_synth_size(sel, value, 4 KiB, 8 MiB)
- *   u8      parameter class: 0 full int range, else small (acceleration
- *           -128..127, HC level -3..16)
+ *           time (determinism; the data and capacity unchanged); bits 3-6
+ *           (HC): a size above HC_LARGE is kept only when all four are set,
+ *           else folded below it (v % (HC_LARGE + 1)): HC compresses
+ *           ~100 times slower per byte than the fast modes (a 741 KB input
+ *           at level 12, twice, took 10 s, half of a 20 s bench run), so
+ *           its sizes of 64 KiB + 4 KiB .. 8 MiB are drawn 16 times less
+ *           often than the other modes' (synth.h: each large class must cost
+ *           a small part of the time of the small one; issue 15), and only
+ *           of runs (FZ_SYNTH_RUNS; text of such a size, data 2, is folded
+ *           below HC_LARGE: one 1 MiB text input at level 9 ran past
+ *           libFuzzer's 30 s timeout in a campaign on lz4 1.8.3)
+ *   u8+u32  size of drawn data: fz_synth_size(sel, value, 4 KiB, 8 MiB),
+ *           except the long class (below) for sel LONG_SEL .. 253
+ *   u8      parameter class: bits 0-1: 0 full int range, else small
+ *           (acceleration -128..127, HC level -3..16); bits 2-5 (HC): 0
+ *           compress_hc, else compress_hc_ext_state when the subject has it
+ *           (the same compressor with a state allocated once: compress_hc
+ *           allocates 256 KiB per call, 35% of the time when it took every
+ *           HC draw; its own allocation path is still called in 1 HC draw
+ *           of 16); bits 2-4 (other modes, class 0): 0 the full range, 7
+ *           an acceleration k * 2^26, k 1..31 (KLZ4-ACCEL-WRAP:
+ *           acceleration << 6 wraps to a search step of 0 there; the full
+ *           range hits one of these 31 values once in 2^27 draws), else
+ *           small. Half of the full range is above 2^25, where releases up
+ *           to 1.9.2 overflow the step (a crash on most inputs that would
+ *           hide their other bugs) and later ones clamp: 1 draw in 32.
  *   i32     acceleration or HC level (also the seed of drawn data)
  *   u8+u32  capacity (modes 2, 4) or destSize target (mode 3):
- *           fp_size_near(compressed size, compress_bound(n) + 64)
+ *           fp_size_near(compressed size, compress_bound(n) + 64); in the
+ *           long class, sel bits 0-1 not both 0: 1 .. 32 bytes below the
+ *           compressed size of the same call with a capacity of
+ *           compress_bound
+ *
+ * The long class: modes 2-4 with fz_synth data (data bits 0-1 = 1) and a
+ * size selector of LONG_SEL .. 253 (1 in 128 of their draws) take LONG_MIN
+ * .. LONG_MAX bytes. Limited output must count the run-length bytes of a
+ * literal run or match exactly (spec: a length byte per 255 beyond 15); a
+ * check that divides by 256 instead (ULZ4-2019-17543, KLZ4-GAP-HCLIM)
+ * undercounts by one byte per 64 KiB of run, more than the 5-byte margin
+ * only past ~330 KB, so only a run of hundreds of KiB at the end of the
+ * data (synthesised: zeros, a byte run, a short period, a copy; about half
+ * of the draws end so) with a capacity a few bytes short of what it needs
+ * shows it. Cost: two calls of the compressor on up to 1.5 MiB, 10-30 ms
+ * (1 execution in ~1200: a small part of the total). HC there uses
+ * compress_hc (its 256 KiB allocation is small next to the input, and the
+ * entry names the defect), levels 1 .. LONG_HC_LEVEL_MAX, on runs only
+ * (FZ_SYNTH_RUNS): lz4 1.9.1's HC took 0.9 s per call on 1 MiB of random
+ * bytes (at every level: it tries every position) and 80 s per execution
+ * on 2 MiB of 4-letter text at level 9, on runs ~40 ms.
  *   u32     dictionary (mode 5): the first (v % (payload + 1)) payload bytes,
  *           the rest is the data (or the description)
  *
@@ -47,6 +89,12 @@ FZ_TARGET("compress_roundtrip");
 
 #define HEADER 21
 #define MAX_DATA ((size_t)8 << 20)
+#define HC_LARGE ((size_t)(64 + 4) << 10)
+#define LONG_SEL 252
+#define LONG_MIN ((size_t)512 << 10)
+#define LONG_MAX ((size_t)3 << 19)
+#define LONG_HC_LEVEL_MAX 9
+#define ACCEL_WRAP_CLASS 7
 
 enum { M_DEFAULT, M_FAST, M_LIMITED, M_DEST_SIZE, M_HC, M_DICT, M_COUNT };
 static const char *const mode_names[] = {
@@ -64,6 +112,7 @@ typedef struct job {
     int param;              /* acceleration or level */
     size_t cap;
     int twice;              /* run the call a second time */
+    int hc_ext;             /* M_HC through compress_hc_ext_state */
 } job;
 
 typedef struct outcome {
@@ -96,7 +145,8 @@ static outcome run(const job *j, int slot)
         o.r = j->s->compress_dest_size(src, (char *)dst, &o.consumed, cap);
         break;
     case M_HC:
-        o.r = j->s->compress_hc(src, (char *)dst, n, cap, j->param);
+        o.r = (j->hc_ext ? j->s->compress_hc_ext_state : j->s->compress_hc)(
+            src, (char *)dst, n, cap, j->param);
         break;
     case M_DICT:
         o.r = j->s->compress_using_dict((const char *)j->dict, (int)j->dict_len, src,
@@ -214,6 +264,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t cap_draw_pos, len;
     const uint8_t *desc;
     size_t desc_len;
+    int long_class, hc_big;
 
     fz_input(data, size);
     memset(&j, 0, sizeof j);
@@ -233,11 +284,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!j.s->compress_default)
         return 0;
     j.twice = (kind >> 2) & 1;
+    long_class = (j.mode == M_LIMITED || j.mode == M_DEST_SIZE || j.mode == M_HC) &&
+                 (kind & 3) == 1 && size_sel >= LONG_SEL &&
+                 size_sel < FZ_SYNTH_SEL_LARGE;
 
-    if (j.mode == M_HC)
+    j.hc_ext = j.mode == M_HC && j.s->compress_hc_ext_state && ((psel >> 2) & 15) != 0 &&
+               !long_class;
+    fz_share("hc", j.mode == M_HC);     /* the bench's peer weights (speed.py) */
+    if (j.mode == M_HC && long_class)
+        j.param = 1 + (int)((uint32_t)pv % LONG_HC_LEVEL_MAX);
+    else if (j.mode == M_HC)
         j.param = (psel & 3) ? (int)((uint32_t)pv & 0xFF) % 20 - 3 : pv;
+    else if (!(psel & 3) && ((psel >> 2) & 7) == ACCEL_WRAP_CLASS)
+        j.param = (int)(((uint32_t)pv % 31 + 1) << 26);    /* KLZ4-ACCEL-WRAP */
     else
-        j.param = (psel & 3) ? (int)(int8_t)(uint8_t)pv : pv;
+        j.param = (psel & 3) || ((psel >> 2) & 7) ? (int)(int8_t)(uint8_t)pv : pv;
 
     /* The data (and dictionary). */
     desc = fp.payload;
@@ -249,11 +310,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         desc += k;
         desc_len -= k;
     }
-    len = fz_synth_size(size_sel, size_v, 4096, MAX_DATA);
+    if (long_class) {
+        len = LONG_MIN + size_v % (LONG_MAX - LONG_MIN + 1);
+    } else {
+        len = fz_synth_size(size_sel, size_v, 4096, MAX_DATA);
+        if (j.mode == M_HC && len > HC_LARGE && ((kind >> 3) & 15) != 15)
+            len %= HC_LARGE + 1;
+    }
+    /* HC above HC_LARGE: runs only (the long class, above) */
+    hc_big = j.mode == M_HC && len > HC_LARGE;
+    if (hc_big && (kind & 3) == 2)
+        len %= HC_LARGE + 1;
     switch (kind & 3) {
     case 1:
         buf = fz_scratch(11, len + 1);
-        fz_synth(buf, len, desc, desc_len, (uint64_t)(uint32_t)pv << 32 | size_v);
+        fz_synth_kinds(buf, len, desc, desc_len, (uint64_t)(uint32_t)pv << 32 | size_v,
+                       hc_big ? FZ_SYNTH_RUNS : FZ_SYNTH_ALL_KINDS);
         break;
     case 2:
         buf = fz_scratch(11, len + 1);
@@ -272,7 +344,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int bound = bound_of(j.s, j.n);
         size_t ub = bound > 0 ? (size_t)bound : ref_compress_bound(j.n) + 16;
         j.cap = ub;
-        if (j.mode == M_LIMITED || j.mode == M_DEST_SIZE || j.mode == M_HC) {
+        if (long_class) {
+            /* A few bytes short of what the same call needs (header). */
+            job probe = j;
+            size_t keep = fp.pos, c;
+            uint8_t sel;
+            uint32_t v;
+            int r;
+            probe.cap = ub;
+            r = run(&probe, 9).r;
+            c = r > 0 ? (size_t)r : 0;
+            fp.pos = cap_draw_pos;
+            sel = fp_u8(&fp);
+            v = fp_u32(&fp);
+            fp.pos = cap_draw_pos;
+            j.cap = (sel & 3) && c > 32 ? c - 1 - v % 32 : fp_size_near(&fp, c ? c : ub, ub + 64);
+            fp.pos = keep;
+        } else if (j.mode == M_LIMITED || j.mode == M_DEST_SIZE || j.mode == M_HC) {
             /* Around the size the subject's own default compressor reaches. */
             fz_out tmp;
             uint8_t *t = fz_out_open(&tmp, ub, 0, 0);

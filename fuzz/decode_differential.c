@@ -9,7 +9,13 @@
  * order (params.h):
  *   u8      flags: bit 0 dictionary as a prefix of dst (else a separate
  *                  buffer); bit 1 size capacity and target on the decode
- *                  with the dictionary (else without)
+ *                  with the dictionary (else without); bit 2 a block valid
+ *                  as a whole is also decoded in place (fz_check_in_place);
+ *                  bit 3 decompress_fast with originalSize = capacity on a
+ *                  block whose defect is on the output side (fz_check_fast);
+ *                  bits 4-6 all set (1 input in 8) the decoders are called
+ *                  once more with a negative size, -1 - the drawn one: bit 7
+ *                  the capacity (all three), else the target (partial)
  *   u8      dictionary size class: 0 none, 1 any of 0..65536+1024, 2 exactly
  *           64 KiB, 3 small (0..255)
  *   u32     dictionary size within the class
@@ -29,6 +35,57 @@
 FZ_TARGET("decode_differential");
 
 #define HEADER 24
+
+static void in_place(const struct lz4_subject *s, const uint8_t *block, size_t n)
+{
+    fz_ref whole = fz_ref_whole(block, n, REF_PROFILE_STRICT);
+    fz_call c;
+    if (whole.r.status != REF_OK || whole.r.written == 0)
+        return;
+    memset(&c, 0, sizeof c);
+    c.s = s;
+    c.src = block;
+    c.n = n;
+    c.cap = c.target = whole.r.written;
+    if (s->decompress_safe && !fz_skip("decompress_safe")) {
+        c.kind = FZ_SAFE;
+        fz_check_in_place(&c, whole.out);
+    }
+    if (s->decompress_safe_partial && !fz_skip("decompress_safe_partial")) {
+        c.kind = FZ_PARTIAL;
+        fz_check_in_place(&c, whole.out);
+    }
+}
+
+/* The calls of c once more with a negative capacity or target: each must
+ * fail (fz_run). */
+static void negative_sizes(fz_call c, int capacity)
+{
+    const struct lz4_subject *s = c.s;
+    fz_result r;
+    if (capacity) {
+        c.neg_cap = -1 - (int)fz_min(c.cap, INT_MAX - 1);
+        c.cap = 0;
+    } else {
+        c.neg_target = -1 - (int)fz_min(c.target, INT_MAX - 1);
+    }
+    if (capacity && s->decompress_safe && !fz_skip("decompress_safe")) {
+        c.kind = FZ_SAFE;
+        r = fz_run(&c, 0, 0);
+        fz_result_free(&r);
+    }
+    if (s->decompress_safe_partial && !fz_skip("decompress_safe_partial")) {
+        c.kind = FZ_PARTIAL;
+        r = fz_run(&c, 0, 0);
+        fz_result_free(&r);
+    }
+    if (capacity && c.dict && s->decompress_safe_using_dict &&
+        !fz_skip("decompress_safe_using_dict")) {
+        c.kind = FZ_DICT;
+        r = fz_run(&c, 0, 0);
+        fz_result_free(&r);
+    }
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -86,6 +143,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         c.target = 0;
         r = fz_check_call(&c);
         fz_result_free(&r);
+    }
+    c.target = target;
+    if (((flags >> 4) & 7) == 7)
+        negative_sizes(c, flags & 128);
+    if (flags & 4)
+        in_place(s, block, fp.payload_len);
+    if ((flags & 8) && !fz_skip("decompress_fast")) {
+        c.kind = FZ_SAFE;
+        fz_check_fast(&c);
     }
     return 0;
 }

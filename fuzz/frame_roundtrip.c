@@ -10,25 +10,57 @@
  *     the subject's streaming decoder, fed in drawn pieces, must give back
  *     exactly the input.
  * Preferences are drawn over their whole range: any int compression level;
- * block size ids 0..255 with LZ4GATE_FUZZ_INVALID_PREFS=1 (only 0 and 4..7
- * are valid; with another, an error or a frame ref decodes are both
- * accepted: LZ4F_compressFrame picks the block size itself for small
- * inputs), else mapped onto 4..7.
+ * block size ids (spec: only 0 and 4..7 are valid; with another, an error
+ * or a frame ref decodes are both accepted: LZ4F_compressFrame picks the
+ * block size itself for small inputs): 0..255 with
+ * LZ4GATE_FUZZ_INVALID_PREFS=1, else in streamed compression with auto
+ * flush one draw of 8 (id bits 4-6 all set) keeps an invalid id as id & 11
+ * (1..3, 8..11: header codes 0..3, which no decoder accepts) for a frame of
+ * no data, and every other id is mapped onto 4..7. ULZ4-LZ4F-BSID: lz4 up
+ * to 1.10.0's LZ4F_compressBegin takes such an id, a documented finding on
+ * 1.9.4 at frame_compress_stream. The same defect shows under other
+ * signatures, drawn only with LZ4GATE_FUZZ_INVALID_PREFS=1: without auto
+ * flush lz4 1.9.4 sizes its input buffer by LZ4F_getBlockSize's error code
+ * (a calloc of (size_t)-2 bytes, or a wrapped size), and with data its
+ * LZ4F_compressBound miscounts and a block is written past the room it
+ * asked for (heap-buffer-overflow in LZ4F_makeBlock).
+ * Context reuse (flags bit 4, streamed compression): one compression
+ * context makes 2 + (bit 7 of bits) frames of the data in turn, the first at
+ * the drawn level, frame i >= 1 at level (int8_t) byte i - 1 of the
+ * output-room word (unused when the subject compresses); each frame must
+ * decode. LZ4F keeps the state of the previous frame's level and must
+ * resize it when a frame needs a larger one (ULZ4-2021-974: a fast-level
+ * state reused for HC).
+ * Synthesised data (flags bits 5-7): libFuzzer rarely changes the header
+ * of a large input (a mutation picks one byte of it), so the preferences
+ * of frames of tens of KiB (HC's optimal parser past a dictionary: lz4
+ * 1.9.3 reads past a buffer there from ~16 KiB of input on) come from
+ * short inputs that describe their data. 1 execution in 32: HC level 12
+ * costs ~35 ms on such data (lz4 1.9.4) and half the levels drawn clamp to
+ * 12 (1 in 16 halved the exec/s of the target).
  *
  * Input: [33-byte header][data]; a shorter input is all data, its header
  * drawn from a hash of its bytes (params.h, fp_init_block: from an empty
  * corpus, libFuzzer's first inputs of a few bytes are data under a complete
  * draw of the preferences). Header, in draw order (params.h):
  *   u8   flags: bit 0 subject -> ref (else ref -> subject); bit 1 streamed
- *        compression; bit 2 dictionary; bit 3 with Dict-ID (ref -> subject)
+ *        compression; bit 2 dictionary; bit 3 with Dict-ID (ref -> subject);
+ *        bit 4 context reuse (streamed compression); bits 5-7 all set
+ *        (streamed compression): the data is fz_synth(data as
+ *        description), its size
+ *        drawn from the capacity bytes (unused when streaming):
+ *        fz_synth_size(sel, value, 32 KiB, 64 KiB) (synth.h)
  *   u8   block size id       u8 bits: independent, content checksum, block
  *   i32  compression level        checksum, content size, auto flush,
- *                                 stored blocks (ref)
+ *                                 stored blocks (ref); bit 7 the number
+ *                                 of frames - 2 (context reuse)
  *   u8+u32  capacity near the subject's bound (fp_size_near)
  *   u32  update / input piece size (0 = all)
- *   u32  output room per decode call (0 = all)
+ *   u32  output room per decode call (0 = all); the levels of frames 1..2
+ *        (context reuse)
  *   u8+u32  dictionary size (fp_dict_len), u64 dictionary seed
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,10 +69,13 @@
 #include "subject.h"
 #include "params.h"
 #include "lz4frame_ref.h"
+#include "synth.h"
 
 FZ_TARGET("frame_roundtrip");
 
 #define HEADER 33
+#define SYNTH_SMALL_MAX ((size_t)32 << 10)
+#define SYNTH_MAX ((size_t)64 << 10)
 
 static int valid_block_size_id(int id) { return id == 0 || (id >= 4 && id <= 7); }
 
@@ -75,54 +110,68 @@ static void ref_must_decode(const uint8_t *frame, size_t len, const uint8_t *dat
                    r.status == REF_FRAME_OK ? " that differ" : "");
 }
 
-static void subject_compresses(const struct lz4_subject *s, const struct subject_frame_prefs *p,
-                               int streamed, size_t cap_draw, size_t piece, const uint8_t *data,
-                               size_t n, const uint8_t *dict, size_t dict_len)
+/* Streamed: one context makes `frames` frames of the data, frame i at
+ * levels[i] (context reuse, the header); each must decode. */
+static void subject_streams(const struct lz4_subject *s, const struct subject_frame_prefs *p,
+                            const int *levels, int frames, size_t piece, const uint8_t *data,
+                            size_t n, const uint8_t *dict, size_t dict_len)
 {
-    if (!streamed) {
-        size_t bound, cap;
-        uint8_t *dst;
-        long long r;
-        if (!(s->caps & CAP_FRAME_COMPRESS) || fz_skip("frame_compress") || dict)
-            return;
-        bound = s->frame_compress_bound(n, p);
-        cap = cap_draw;
-        dst = fz_alloc(cap ? cap : 1);
-        r = s->frame_compress(data, n, dst, cap, p);
-        if (r > (long long)cap)
-            fz_finding("return_above_capacity", "frame_compress", "returned %lld, capacity %zu",
-                       r, cap);
-        if (r < 0 && cap >= bound && valid_block_size_id(p->block_size_id) &&
-            (!p->content_size || p->content_size == n))
-            fz_finding("fails_within_bound", "frame_compress",
-                       "%zu bytes into %zu (bound %zu), block size id %d, level %d: %s", n,
-                       cap, bound, p->block_size_id, p->level, s->frame_error_name(r));
-        if (r >= 0)
-            ref_must_decode(dst, (size_t)r, data, n, NULL, 0, "frame_compress", "one-shot",
-                            p->block_size_id);
-        free(dst);
-    } else {
-        void *cctx;
+    void *cctx;
+    int i;
+    if (!(s->caps & CAP_FRAME_COMPRESS_STREAM) || fz_skip("frame_compress_stream") ||
+        (dict && !(s->caps & CAP_FRAME_COMPRESS_CDICT)))
+        return;
+    cctx = s->frame_cctx_create();
+    if (!cctx)
+        fz_fail("the subject could not create a compression context");
+    for (i = 0; i < frames; i++) {
+        struct subject_frame_prefs q = *p;
         uint8_t *frame = NULL;
         long long r;
-        if (!(s->caps & CAP_FRAME_COMPRESS_STREAM) || fz_skip("frame_compress_stream") ||
-            (dict && !(s->caps & CAP_FRAME_COMPRESS_CDICT)))
-            return;
-        cctx = s->frame_cctx_create();
-        if (!cctx)
-            fz_fail("the subject could not create a compression context");
-        r = frame_compress_chunked(s, cctx, p, dict, dict_len, data, n, piece, &frame);
-        if (r < 0 && valid_block_size_id(p->block_size_id) &&
-            (!p->content_size || p->content_size == n))
+        char how[96];
+        q.level = levels[i];
+        snprintf(how, sizeof how, "streamed, frame %d of %d of one context (levels %d, %d)",
+                 i + 1, frames, i ? levels[i - 1] : levels[0], levels[i]);
+        r = frame_compress_chunked(s, cctx, &q, dict, dict_len, data, n, piece, &frame);
+        if (r < 0 && valid_block_size_id(q.block_size_id) &&
+            (!q.content_size || q.content_size == n))
             fz_finding("stream_error", "frame_compress_stream",
-                       "%zu bytes in pieces of %zu, block size id %d, level %d: %s", n, piece,
-                       p->block_size_id, p->level, s->frame_error_name(r));
+                       "%s: %zu bytes in pieces of %zu, block size id %d, level %d: %s", how,
+                       n, piece, q.block_size_id, q.level, s->frame_error_name(r));
         if (r >= 0)
             ref_must_decode(frame, (size_t)r, data, n, dict, dict_len, "frame_compress_stream",
-                            "streamed", p->block_size_id);
+                            frames > 1 ? how : "streamed", q.block_size_id);
         free(frame);
-        s->frame_cctx_free(cctx);
+        if (r < 0)
+            break;
     }
+    s->frame_cctx_free(cctx);
+}
+
+static void subject_compresses(const struct lz4_subject *s, const struct subject_frame_prefs *p,
+                               size_t cap_draw, const uint8_t *data, size_t n)
+{
+    size_t bound, cap;
+    uint8_t *dst;
+    long long r;
+    if (!(s->caps & CAP_FRAME_COMPRESS) || fz_skip("frame_compress"))
+        return;
+    bound = s->frame_compress_bound(n, p);
+    cap = cap_draw;
+    dst = fz_alloc(cap ? cap : 1);
+    r = s->frame_compress(data, n, dst, cap, p);
+    if (r > (long long)cap)
+        fz_finding("return_above_capacity", "frame_compress", "returned %lld, capacity %zu",
+                   r, cap);
+    if (r < 0 && cap >= bound && valid_block_size_id(p->block_size_id) &&
+        (!p->content_size || p->content_size == n))
+        fz_finding("fails_within_bound", "frame_compress",
+                   "%zu bytes into %zu (bound %zu), block size id %d, level %d: %s", n,
+                   cap, bound, p->block_size_id, p->level, s->frame_error_name(r));
+    if (r >= 0)
+        ref_must_decode(dst, (size_t)r, data, n, NULL, 0, "frame_compress", "one-shot",
+                        p->block_size_id);
+    free(dst);
 }
 
 static void subject_decodes(const struct lz4_subject *s, const ref_frame_prefs *rp,
@@ -171,10 +220,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct subject_frame_prefs p;
     uint8_t flags, bits, *src;
     int block_id;
-    size_t n, cap_draw, piece, room, dict_len;
+    size_t n, cap_draw, piece, room, dict_len, cap_pos;
     uint32_t piece_raw, room_raw;
     const uint8_t *dict = NULL;
     uint64_t seed;
+    int levels[3], frames = 1, i, invalid_id = 0;
 
     fz_input(data, size);
     fp_init_block(&fp, data, size, HEADER);
@@ -184,18 +234,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&p, 0, sizeof p);
     p.level = fp_i32(&fp);
     n = fp.payload_len;
-    /* lz4 1.9.4's LZ4F_compressBegin takes an out-of-range id as it is
-     * (ULZ4-LZ4F-BSID, a known finding: an undecodable header, or a
-     * calloc of (size_t)-2 bytes): such ids are drawn only when
-     * LZ4GATE_FUZZ_INVALID_PREFS=1, so the default run keeps looking for
-     * other bugs. */
-    if (!valid_block_size_id(block_id) && !getenv("LZ4GATE_FUZZ_INVALID_PREFS"))
-        block_id = 4 + (block_id & 3);
+    /* Invalid block size ids: see the header (ULZ4-LZ4F-BSID). */
+    if (!valid_block_size_id(block_id) && !getenv("LZ4GATE_FUZZ_INVALID_PREFS")) {
+        invalid_id = (flags & 3) == 3 && (bits & 16) && ((block_id >> 4) & 7) == 7;
+        block_id = invalid_id ? block_id & 11 : 4 + (block_id & 3);
+    }
     p.block_size_id = block_id;
     p.block_independent = bits & 1;
     p.content_checksum = (bits >> 1) & 1;
     p.block_checksum = (bits >> 2) & 1;
-    p.content_size = (bits >> 3) & 1 ? n : 0;
+    p.content_size = (bits >> 3) & 1 && !invalid_id ? n : 0;
     p.auto_flush = (bits >> 4) & 1;
     {
         /* The capacity is drawn around the subject's bound (with an invalid
@@ -206,6 +254,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             q.block_size_id = 0;
         if (s->caps & CAP_FRAME_COMPRESS)
             bound = s->frame_compress_bound(n, &q);
+        cap_pos = fp.pos;
         cap_draw = fp_size_near(&fp, bound, bound + 65536);
     }
     piece_raw = fp_u32(&fp);
@@ -216,12 +265,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         dict = fz_dict(dict_len, seed);
     else
         dict_len = 0;
-    src = fz_dup(fp.payload, n);
+    if ((flags & 3) == 3 && (flags & 0xE0) == 0xE0) {
+        size_t keep = fp.pos;
+        uint8_t sel;
+        uint32_t v;
+        fp.pos = cap_pos;
+        sel = fp_u8(&fp);
+        v = fp_u32(&fp);
+        fp.pos = keep;
+        n = fz_synth_size(sel, v, SYNTH_SMALL_MAX, SYNTH_MAX);
+        src = fz_alloc(n ? n : 1);
+        fz_synth(src, n, fp.payload, fp.payload_len, seed ^ v);
+        p.content_size = (bits >> 3) & 1 && !invalid_id ? n : 0;
+    } else {
+        src = fz_dup(fp.payload, n);
+    }
     piece = piece_raw ? 1 + piece_raw % (n ? n : 1) : 0;
     room = room_raw ? 1 + room_raw % 65536 : 0;
 
-    if (flags & 1) {
-        subject_compresses(s, &p, flags & 2, cap_draw, piece, src, n, dict, dict_len);
+    levels[0] = p.level;
+    for (i = 1; i < 3; i++)
+        levels[i] = (int8_t)(uint8_t)(room_raw >> (8 * (i - 1)));
+    if (flags & 16)
+        frames = 2 + ((bits >> 7) & 1);
+    if ((flags & 3) == 3) {
+        subject_streams(s, &p, levels, frames, piece, src, invalid_id ? 0 : n, dict, dict_len);
+    } else if (flags & 1) {
+        if (!dict)
+            subject_compresses(s, &p, cap_draw, src, n);
     } else {
         ref_frame_prefs rp;
         ref_frame_prefs_default(&rp);

@@ -155,7 +155,7 @@ static void decode_seeds(int bvc)
         n = encode(samples[i].data, samples[i].n, block, sizeof block, 1, NULL, 0);
         block_seed(bvc, block, n, 0, 0, 0, 0, 0, samples[i].name);
         if (samples[i].n > 20) {
-            block_seed(bvc, block, n, 0, 0, 0, -1, 0, samples[i].name);
+            block_seed(bvc, block, n, 4, 0, 0, -1, 0, samples[i].name); /* 4: in place */
             block_seed(bvc, block, n, 0, 0, 0, 1, 1, samples[i].name);
         }
     }

@@ -136,6 +136,9 @@ typedef struct fz_call {
     size_t cap, target;
     const uint8_t *dict;    /* ext: exactly dict_len bytes of their own */
     size_t dict_len;
+    /* Non-zero: passed instead of cap / target (a negative size; fz_run's
+     * buffer is still cap bytes). */
+    int neg_cap, neg_target;
 } fz_call;
 
 typedef struct fz_result {
@@ -189,5 +192,15 @@ void fz_result_free(fz_result *r);
 int fz_result_equal(const fz_result *a, const fz_result *b);
 fz_result fz_run_twice(const fz_call *c, size_t fill_len);
 fz_result fz_check_call(const fz_call *c);
+/* decode_differential's further modes. In place (the rule in
+ * oracle_call.c): c->kind FZ_SAFE or FZ_PARTIAL, c->cap the decoded size of
+ * a block valid as a whole, want its bytes. */
+void fz_check_in_place(const fz_call *c, const uint8_t *want);
+/* decompress_fast with originalSize c->cap, made only when
+ * fz_fast_must_reject (oracle_verdict.c: the rule) says the block's defect
+ * is on the output side; then it must fail. */
+void fz_check_fast(const fz_call *c);
+int fz_fast_must_reject(const uint8_t *src, size_t n, size_t original, char *why,
+                        size_t why_len);
 
 #endif /* LZ4GATE_FUZZ_ORACLE_H */

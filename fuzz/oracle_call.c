@@ -131,15 +131,15 @@ FZ_NO_COVERAGE const uint8_t *fz_dict(size_t n, uint64_t seed)
     return d;
 }
 
-/* Opens `size` bytes at the end of the next area: canary and guard before
- * them (the guard poisoned until fz_out_close). */
-static FZ_NO_COVERAGE uint8_t *fz_open_tail(fz_out *o, size_t size)
+/* Opens `size` bytes at the end of the next area: canary and a guard of
+ * `guard` bytes before them (poisoned until fz_out_close). */
+static FZ_NO_COVERAGE uint8_t *fz_open_tail(fz_out *o, size_t size, size_t guard)
 {
     uint8_t *start, *buf;
     if (size > FZ_AREA_SIZE - FZ_GUARD)
         fz_fail("a call of %zu bytes does not fit an area", size);
     buf = fz_area_tail(size, &start);
-    o->guard_len = fz_min(FZ_GUARD, (size_t)(buf - start));
+    o->guard_len = fz_min(guard, (size_t)(buf - start));
     o->guard = buf - o->guard_len;
     memset(buf - FZ_CANARY, 0xA5, FZ_CANARY);
     return buf;
@@ -158,7 +158,7 @@ static FZ_NO_COVERAGE int fz_close_tail(fz_out *o, const uint8_t *buf)
 
 FZ_NO_COVERAGE uint8_t *fz_out_open(fz_out *o, size_t cap, int fill, size_t fill_len)
 {
-    o->dst = fz_open_tail(o, cap);
+    o->dst = fz_open_tail(o, cap, FZ_GUARD);
     o->cap = cap;
     memset(o->dst, fill, fz_min(fill_len, cap));
     FZ_POISON(o->guard, o->guard_len);
@@ -173,16 +173,21 @@ FZ_NO_COVERAGE int fz_out_close(fz_out *o)
 /* One call into a destination of exactly cap bytes whose first fill_len
  * bytes hold `fill` (the rest is whatever the memory held). With a prefix
  * dictionary the buffer is [dict][dst] and the prefix must come back
- * unchanged. */
+ * unchanged. A negative size (neg_cap, neg_target) must give an error: any
+ * return >= 0 is above it (lz4.h: the return is "necessarily <=
+ * dstCapacity", "<= targetOutputSize"; CVE-2021-3520: upstream before
+ * 1.9.4 reached memmove with a negative size). */
 FZ_NO_COVERAGE fz_result fz_run(const fz_call *c, int fill, size_t fill_len)
 {
     fz_result res;
     fz_out o;
     uint8_t *buf, *dst;
     size_t pre = c->kind == FZ_DICT_PREFIX ? c->dict_len : 0;
-    int n = (int)c->n, cap = (int)c->cap;
+    int n = (int)c->n;
+    int cap = c->neg_cap ? c->neg_cap : (int)c->cap;
+    int target = c->neg_target ? c->neg_target : (int)c->target;
 
-    buf = fz_open_tail(&o, pre + c->cap);
+    buf = fz_open_tail(&o, pre + c->cap, FZ_GUARD);
     if (pre)
         memcpy(buf, c->dict, pre);
     dst = buf + pre;
@@ -198,8 +203,8 @@ FZ_NO_COVERAGE fz_result fz_run(const fz_call *c, int fill, size_t fill_len)
         res.r = c->s->decompress_safe((const char *)c->src, (char *)dst, n, cap);
         break;
     case FZ_PARTIAL:
-        res.r = c->s->decompress_safe_partial((const char *)c->src, (char *)dst, n,
-                                               (int)c->target, cap);
+        res.r = c->s->decompress_safe_partial((const char *)c->src, (char *)dst, n, target,
+                                               cap);
         break;
     case FZ_DICT:
         res.r = c->s->decompress_safe_using_dict((const char *)c->src, (char *)dst, n, cap,
@@ -218,15 +223,15 @@ FZ_NO_COVERAGE fz_result fz_run(const fz_call *c, int fill, size_t fill_len)
         fz_finding("wrote_before_dst", fz_decoder_names[c->kind],
                    "%s modified the prefix dictionary before dst (block %zu bytes, "
                    "capacity %zu, prefix %zu)", c->s->name, c->n, c->cap, pre);
-    if (res.r > cap) {
+    if (res.r >= 0 && res.r > cap) {
         fz_finding("return_above_capacity", fz_decoder_names[c->kind],
                    "%s returned %d, more than the capacity %d", c->s->name, res.r, cap);
         res.r = cap;
     }
-    if (c->kind == FZ_PARTIAL && res.r > (int)c->target && c->target <= c->cap) {
+    if (c->kind == FZ_PARTIAL && res.r >= 0 && res.r > target && target <= cap) {
         fz_finding("return_above_target", fz_decoder_names[c->kind],
-                   "%s returned %d, more than the target %zu", c->s->name, res.r, c->target);
-        res.r = (int)c->target;
+                   "%s returned %d, more than the target %d", c->s->name, res.r, target);
+        res.r = target;
     }
     res.out = NULL;
     if (res.r > 0) {
@@ -282,4 +287,84 @@ fz_result fz_check_call(const fz_call *c)
                    "%s %s (block %zu bytes, capacity %zu, target %zu, dictionary %zu)",
                    c->s->name, why, c->n, c->cap, c->target, c->dict_len);
     return res;
+}
+
+/* ---- decode_differential's further modes ------------------------------ */
+
+/* In-place decoding (lz4.h, "In-place compression and decompression";
+ * regression cases ULZ4-2019-INPLACE, KLZ4-2020-INPLACE): the block lies at
+ * the end of a buffer of D + LZ4_DECOMPRESS_INPLACE_MARGIN(n) bytes,
+ * margin (n >> 8) + 32 as fs/erofs computes it, and is decoded into the
+ * buffer's start with capacity (and target) D, its decoded size. The last
+ * literal run overlaps its destination when it is longer than the margin,
+ * so a decoder must copy it as memmove does; the block, valid as a whole,
+ * must decode to ref's D bytes. A block longer than the buffer is not
+ * decoded in place. */
+void fz_check_in_place(const fz_call *c, const uint8_t *want)
+{
+    fz_out o;
+    size_t d = c->cap, size = d + (c->n >> 8) + 32;
+    uint8_t *buf, *src;
+    int r;
+    if (c->n > size || size > FZ_AREA_SIZE - FZ_GUARD)
+        return;
+    buf = fz_open_tail(&o, size, FZ_GUARD);
+    memset(buf, 0, size - c->n);
+    src = buf + size - c->n;
+    memcpy(src, c->src, c->n);
+    FZ_POISON(o.guard, o.guard_len);
+    if (c->kind == FZ_PARTIAL)
+        r = c->s->decompress_safe_partial((const char *)src, (char *)buf, (int)c->n, (int)d,
+                                          (int)d);
+    else
+        r = c->s->decompress_safe((const char *)src, (char *)buf, (int)c->n, (int)d);
+    if (!fz_close_tail(&o, buf))
+        fz_finding("wrote_before_dst", fz_decoder_names[c->kind],
+                   "%s decoding in place wrote before the buffer (block %zu bytes)",
+                   c->s->name, c->n);
+    if (r != (int)d || memcmp(buf, want, d) != 0)
+        fz_finding(r < 0 ? "rejects_valid" : "wrong_output", fz_decoder_names[c->kind],
+                   "%s decoding in place (a valid block of %zu bytes at the end of a %zu-byte "
+                   "buffer, decoded size %zu) returned %d%s", c->s->name, c->n, size, d, r,
+                   r == (int)d ? " with other bytes than ref" : "");
+    fz_consume(buf, r > 0 ? fz_min((size_t)r, d) : 0);
+}
+
+/* Readable zero bytes after the block of a decompress_fast call: decoders
+ * may read ahead in wide copies (the input size is not part of the call). */
+enum { FZ_FAST_PAD = 64, FZ_FAST_PAD_SLOT = 11 };
+/* Before dst: the guard covers every offset (<= 65535) and then some, so a
+ * read before dst is reported under ASan wherever it lands. */
+#define FZ_FAST_GUARD (REF_MAX_DICT + FZ_GUARD)
+
+/* decompress_fast(block, dst, originalSize = c->cap) where
+ * fz_fast_must_reject (oracle_verdict.c) says the rule applies: the call
+ * must return < 0, and read nothing before dst and write nothing outside
+ * its originalSize bytes (ASan: the guard, the area's end; the canary). */
+void fz_check_fast(const fz_call *c)
+{
+    char why[400];
+    fz_out o;
+    uint8_t *pad, *dst;
+    const uint8_t *src;
+    int r;
+    if (c->cap == 0 || c->cap > FZ_MAX_CAP || !c->s->decompress_fast ||
+        !fz_fast_must_reject(c->src, c->n, c->cap, why, sizeof why))
+        return;
+    pad = fz_scratch(FZ_FAST_PAD_SLOT, c->n + FZ_FAST_PAD);
+    if (c->n)
+        memcpy(pad, c->src, c->n);
+    memset(pad + c->n, 0, FZ_FAST_PAD);
+    src = fz_src(1, pad, c->n + FZ_FAST_PAD);
+    dst = fz_open_tail(&o, c->cap, FZ_FAST_GUARD);
+    FZ_POISON(o.guard, o.guard_len);
+    r = c->s->decompress_fast((const char *)src, (char *)dst, (int)c->cap);
+    if (!fz_close_tail(&o, dst))
+        fz_finding("wrote_before_dst", "decompress_fast", "%s wrote before the destination "
+                   "(block %zu bytes, originalSize %zu)", c->s->name, c->n, c->cap);
+    if (r >= 0)
+        fz_finding("accepts_invalid", "decompress_fast",
+                   "%s returned %d for originalSize %zu, block %zu bytes (+%d readable zero "
+                   "bytes): %s, a defect on the output side that must give an error "
+                   "(fz_fast_must_reject)", c->s->name, r, c->cap, c->n, (int)FZ_FAST_PAD, why);
 }

@@ -19,7 +19,10 @@
  *                                   of what the input decodes to before the
  *                                   point where ref found it malformed (incl.
  *                                   the available bytes of a truncated literal
- *                                   run);
+ *                                   run); a prefix shorter than min(target,
+ *                                   capacity) only where the input runs out
+ *                                   (fz_ends_where_input_does), else it is
+ *                                   accepts_invalid;
  *           PARTIAL_LOOKAHEAD_REJECT the subject rejects a block that is not
  *                                   valid as a whole before reaching the
  *                                   target, where ref stopped at the target.
@@ -46,10 +49,11 @@
 /* ---- the reference --------------------------------------------------- */
 
 /* ref's decode of src into scratch slot `slot` (valid until the slot is
- * used again). */
-fz_ref fz_ref_decode(int slot, const uint8_t *src, size_t n, size_t cap, const uint8_t *dict,
-                     size_t dict_len, ref_profile profile, int partial, size_t target,
-                     ref_target0 target0)
+ * used again); known_size: LZ4_decompress_fast's mode (cap is the output
+ * size, stop there). */
+static fz_ref fz_ref_run(int slot, const uint8_t *src, size_t n, size_t cap,
+                         const uint8_t *dict, size_t dict_len, ref_profile profile, int partial,
+                         size_t target, ref_target0 target0, int known_size)
 {
     ref_decode_params p;
     fz_ref out;
@@ -68,9 +72,17 @@ fz_ref fz_ref_decode(int slot, const uint8_t *src, size_t n, size_t cap, const u
     p.partial = partial;
     p.target = target;
     p.target0 = target0;
+    p.stop_at_output_end = known_size;
     out.r = ref_decode(&p);
     out.out = p.dst;
     return out;
+}
+
+fz_ref fz_ref_decode(int slot, const uint8_t *src, size_t n, size_t cap, const uint8_t *dict,
+                     size_t dict_len, ref_profile profile, int partial, size_t target,
+                     ref_target0 target0)
+{
+    return fz_ref_run(slot, src, n, cap, dict, dict_len, profile, partial, target, target0, 0);
 }
 
 /* Scratch slots of the whole-block decodes (fz_ref_whole). */
@@ -151,11 +163,65 @@ static int fz_same(int r, const uint8_t *out, const fz_ref *ref)
            (r == 0 || memcmp(out, ref->out, (size_t)r) == 0);
 }
 
+/* Scratch slot of the decodes the rules below run (only decode_differential,
+ * ref_to_subject and base_vs_candidate judge calls; none of them uses it). */
+enum { FZ_RULE_SLOT = 10 };
+
+/* A partial decode that returns r < min(target, capacity) bytes says the
+ * block ends there (lz4.h LZ4_decompress_safe_partial: "@return can be <
+ * targetOutputSize, if compressed block contains less data"; "If source
+ * stream is detected malformed, function returns a negative result"). On a
+ * block ref rejects that is acceptable only where the input runs out:
+ *   - inside the last literal run: ref stopped for lack of literal bytes
+ *     and r is all of what the input holds (lenient, which fz_lenient caps
+ *     at the limit);
+ *   - after a literal run followed by at most 2 input bytes, too few for an
+ *     offset and a next token (upstream 1.9.x and Linux 6.1 stop there): the
+ *     block without its last 1 or 2 bytes decodes, ref compatible, to
+ *     exactly r bytes.
+ * Anywhere else the decoder skipped a sequence it had the bytes to read, and
+ * must reject (regression case ULZ4-2026-1753 test 5: 1F 61 01 00 FF FF,
+ * target = capacity = 10000; lz4 up to 1.8.2 returns the one literal). */
+static int fz_ends_where_input_does(const fz_call *c, const fz_expect *e, int r)
+{
+    size_t k;
+    if (e->compat.r.status == REF_ERR_TRUNCATED_LITERALS && (size_t)r == e->lenient_len)
+        return 1;
+    for (k = 1; k <= 2 && k <= c->n; k++) {
+        fz_ref cut = fz_ref_decode(FZ_RULE_SLOT, c->src, c->n - k, c->cap, NULL, 0,
+                                   REF_PROFILE_COMPATIBLE, 0, 0, 0);
+        if (cut.r.status == REF_OK && cut.r.written == (size_t)r)
+            return 1;
+    }
+    return 0;
+}
+
+/* PARTIAL_EARLY_END for an accepted prefix of r bytes: NULL when the rule
+ * allows it, else accepts_invalid (the bytes are right, ending there is
+ * not). */
+static const char *fz_early_end(const fz_call *c, const fz_expect *e, int r, const char **rule,
+                                char *why, size_t why_len)
+{
+    if ((size_t)r < e->limit && !fz_ends_where_input_does(c, e, r)) {
+        fz_ref whole = fz_ref_whole(c->src, c->n, REF_PROFILE_STRICT);
+        snprintf(why, why_len,
+                 "returned %d bytes, fewer than min(target, capacity) = %zu: the right bytes, "
+                 "but the block is malformed (ref: %s, check %s, at input byte %zu of %zu) "
+                 "and does not end after them: input the decoder had to read is left "
+                 "(PARTIAL_EARLY_END ends only where the input runs out)",
+                 r, e->limit, ref_status_name(whole.r.status),
+                 fz_check_name(whole.r.failed_check), whole.r.consumed, c->n);
+        return "accepts_invalid";
+    }
+    *rule = fz_latitude("PARTIAL_EARLY_END");
+    return NULL;
+}
+
 /* NULL when the subject's result is acceptable (then *rule names the rule
  * that allowed a disagreement, or "" for agreement); otherwise the class of
  * finding, with the details in why[]. */
-static const char *fz_judge(const fz_expect *e, int r, const uint8_t *out, const char **rule,
-                            char *why, size_t why_len)
+static const char *fz_judge(const fz_call *c, const fz_expect *e, int r, const uint8_t *out,
+                            const char **rule, char *why, size_t why_len)
 {
     const ref_decode_result *s = &e->strict.r;
     const ref_profile_rule *row = s->status == REF_OK ? NULL : ref_profile_rule_for(s->status);
@@ -164,10 +230,8 @@ static const char *fz_judge(const fz_expect *e, int r, const uint8_t *out, const
         if (fz_same(r, out, &e->strict))
             return NULL;
         if (e->partial && !e->whole_valid && (size_t)r <= s->written &&
-            (r == 0 || memcmp(out, e->strict.out, (size_t)r) == 0)) {
-            *rule = fz_latitude("PARTIAL_EARLY_END");
-            return NULL;
-        }
+            (r == 0 || memcmp(out, e->strict.out, (size_t)r) == 0))
+            return fz_early_end(c, e, r, rule, why, why_len);
         if ((size_t)r != s->written)
             snprintf(why, why_len, "returned %d, ref decodes %zu bytes", r, s->written);
         else
@@ -198,10 +262,8 @@ static const char *fz_judge(const fz_expect *e, int r, const uint8_t *out, const
         return NULL;
     }
     if (e->partial && (size_t)r <= e->limit && (size_t)r <= e->lenient_len &&
-        (r == 0 || memcmp(out, e->lenient, (size_t)r) == 0)) {
-        *rule = fz_latitude("PARTIAL_EARLY_END");
-        return NULL;
-    }
+        (r == 0 || memcmp(out, e->lenient, (size_t)r) == 0))
+        return fz_early_end(c, e, r, rule, why, why_len);
     if (row) {
         snprintf(why, why_len,
                  "returned %d; ref strict rejects with %s (rule %s, %s) and ref compatible %s "
@@ -296,9 +358,38 @@ const char *fz_judge_call(const fz_call *c, const fz_expect *first, const fz_res
             e = *first;
         else
             e = fz_expect_for(c, conv[i]);
-        msg = fz_judge(&e, res->r, res->out, rule, why, why_len);
+        msg = fz_judge(c, &e, res->r, res->out, rule, why, why_len);
         if (!msg)
             return NULL;
     }
     return msg;
+}
+
+/* ---- decompress_fast on a malformed block ---------------------------- */
+
+/* lz4gate's rule for LZ4_decompress_fast on a malformed block (regression
+ * cases KLZ4-FAST and ULZ4-2022-FASTBOUND): when the block's defect is on
+ * the output side, a match offset reaching before the output start or a
+ * literal or match run longer than the output left of originalSize
+ * (REF_ERR_OFFSET_BEFORE_START, REF_ERR_OUTPUT_OVERFLOW of ref's
+ * known-size decode, compatible profile), and every byte ref read up to it
+ * lies inside the input, the call must fail (return < 0) without reading
+ * before dst. Stricter than lz4.h, whose note still says match offsets are
+ * not validated; upstream validates them since v1.9.4 (efd123e1: runs that
+ * pass the output left and offsets beyond prefix + dictionary return -1).
+ * Input-side defects (a truncated block) are not judged: the call has no
+ * input size and 1.9.4 presumes a well-formed input. Returns 1 when the
+ * rule applies, with ref's finding in why[]. */
+int fz_fast_must_reject(const uint8_t *src, size_t n, size_t original, char *why,
+                        size_t why_len)
+{
+    ref_decode_result r = fz_ref_run(FZ_RULE_SLOT, src, n, original, NULL, 0,
+                                     REF_PROFILE_COMPATIBLE, 0, 0, 0, 1).r;
+    if (r.status != REF_ERR_OFFSET_BEFORE_START && r.status != REF_ERR_OUTPUT_OVERFLOW)
+        return 0;
+    snprintf(why, why_len, "ref's decode with the known output size stops with %s (check %s) "
+             "at input byte %zu of %zu, after %zu output bytes",
+             ref_status_name(r.status), fz_check_name(r.failed_check), r.consumed, n,
+             r.written);
+    return 1;
 }

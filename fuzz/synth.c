@@ -77,6 +77,12 @@ static FZ_NO_COVERAGE void repeat_pattern(uint8_t *out, size_t len, const uint8_
 FZ_NO_COVERAGE void fz_synth(uint8_t *out, size_t len, const uint8_t *desc, size_t desc_len,
                              uint64_t seed)
 {
+    fz_synth_kinds(out, len, desc, desc_len, seed, FZ_SYNTH_ALL_KINDS);
+}
+
+FZ_NO_COVERAGE void fz_synth_kinds(uint8_t *out, size_t len, const uint8_t *desc,
+                                   size_t desc_len, uint64_t seed, unsigned kinds)
+{
     ref_prng r = { seed };
     size_t pos = 0, d = 0;
     while (pos < len) {
@@ -91,6 +97,8 @@ FZ_NO_COVERAGE void fz_synth(uint8_t *out, size_t len, const uint8_t *desc, size
             memcpy(op, &v, 4);          /* endianness only moves bits */
         }
         kind = op[0] & 7;
+        if (!((kinds >> kind) & 1))
+            kind = 1;
         k = (unsigned)(op[0] >> 3) % 24;
         p = (unsigned)op[2] | (unsigned)op[3] << 8;
         n = ((size_t)1 << k) + ((((size_t)1 << k) * op[1]) >> 8);

@@ -39,6 +39,16 @@
 
 /* Fills out[0..len). */
 void fz_synth(uint8_t *out, size_t len, const uint8_t *desc, size_t desc_len, uint64_t seed);
+/* fz_synth with only the segment kinds of the mask `kinds` (bit k: kind k);
+ * a segment of another kind is a run (kind 1) instead. For a compressor
+ * whose cost per byte grows with the matches it tries (HC on text). */
+#define FZ_SYNTH_ALL_KINDS 0xFFu
+/* byte runs and zeros only: data HC compresses fast (it tries every
+ * position of random bytes or text, ~1 us per byte under coverage
+ * instrumentation) */
+#define FZ_SYNTH_RUNS (1u << 1 | 1u << 3)
+void fz_synth_kinds(uint8_t *out, size_t len, const uint8_t *desc, size_t desc_len,
+                    uint64_t seed, unsigned kinds);
 
 /* Data sizes a target draws from one selector byte and 4 value bytes,
  * large sizes with low probability, so that each class costs a small part

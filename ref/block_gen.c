@@ -13,8 +13,8 @@
  *
  * The output is computed by the generator itself while it emits each
  * sequence (literal bytes are generated straight into out[], matches are
- * copied byte by byte from the history), so it is independent of any
- * decoder.
+ * copied from the history, in pieces that give the bytes of a byte-by-byte
+ * copy), so it is independent of any decoder.
  *
  * Size guarantee (why the block always fits in ref_compress_bound + 64):
  * per sequence with L literals and a match of M >= 4 bytes the block spends
@@ -145,8 +145,12 @@ static void fill_bytes(gen *g, uint8_t *dst, size_t n)
         size_t period = ref_prng_range(&g->rng, 1, 8);
         for (i = 0; i < period; i++)
             pat[i] = (uint8_t)ref_prng_next(&g->rng);
-        for (i = 0; i < n; i++)
-            dst[i] = pat[i % period];
+        for (i = 0; i < n && i < period; i++)
+            dst[i] = pat[i];
+        /* dst[i] = pat[i % period]: copies of the first i bytes (i a
+         * multiple of the period), without a division per byte */
+        for (i = period; i < n; i += min_size(i, n - i))
+            memcpy(dst + i, dst, min_size(i, n - i));
         break;
     }
     }
@@ -228,14 +232,23 @@ static void emit_match(gen *g, size_t offset, size_t len)
         g->overflow = 1;
         return;
     }
-    /* Byte by byte, oldest first: an overlapping match (len > offset)
-     * re-reads bytes it has just written ("Implementation notes",
-     * overlap match). Positions before the output are in the dictionary,
-     * which ends right where the output starts. */
-    for (k = 0; k < len; k++) {
-        size_t q = g->pos + k;
-        g->out[q] = q >= offset ? g->out[q - offset]
-                                : g->dict[g->dict_len - (offset - q)];
+    /* Oldest first: an overlapping match (len > offset) re-reads bytes it
+     * has just written ("Implementation notes", overlap match). Positions
+     * before the output are in the dictionary, which ends right where the
+     * output starts. Match byte k is byte k - offset, so once k >= offset
+     * also byte k - d for any multiple d of offset with d <= k: copied in
+     * pieces of at most d bytes (d grows as k does), each reading only
+     * bytes written before it, the same bytes as a byte-by-byte copy. */
+    k = 0;
+    if (offset > g->pos) {
+        k = min_size(len, offset - g->pos);
+        memcpy(g->out + g->pos, g->dict + (g->dict_len - (offset - g->pos)), k);
+    }
+    while (k < len) {
+        size_t d = k < offset ? offset : offset * (k / offset);
+        size_t piece = min_size(len - k, k < offset ? offset - k : d);
+        memcpy(g->out + g->pos + k, g->out + g->pos + k - d, piece);
+        k += piece;
     }
     g->pos += len;
 }

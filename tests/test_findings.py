@@ -36,6 +36,9 @@ SOURCES = {
                                             "lib/lz4/lz4_decompress.c"]},
     "ulz4-lz4f-bsid.c": {"upstream": ["lib/lz4frame.c", "lib/lz4.c", "lib/lz4hc.c",
                                       "lib/xxhash.c"], "system": []},
+    # 1.9.4 has LZ4F_createCompressionContext_advanced: no --wrap needed
+    "ulz4-lz4f-allocfail-reuse.c": {"upstream": ["lib/lz4frame.c", "lib/lz4.c", "lib/lz4hc.c",
+                                                 "lib/xxhash.c"], "system": []},
 }
 # The default subjects (harness/subjects/spec.py), their kinds and the
 # affected.tsv rows that describe them.
@@ -117,3 +120,32 @@ def test_writeups_index_and_table_agree():
     for tree, row in table.items():
         for col in repro_cols:
             assert row[col] in ("shown", "not-shown", "no-api", "-"), (tree, col, row[col])
+
+
+# alloc_fail op 3 (fuzz/alloc_fail.c header): one custom-memory context,
+# frames at levels 1, 9, 1, allocation 4 (the level-9 HC state) failing.
+REUSE_INPUT = (bytes([3]) + (4).to_bytes(4, "little") + bytes([1, 0, 2]) + bytes(12) +
+               b"It was the best of times, it was the worst of times. " * 40)
+
+
+def test_alloc_fail_records_the_allocfail_reuse_finding(tmp_path):
+    """ULZ4-LZ4F-ALLOCFAIL-REUSE in the fuzz target: lz4 1.9.4's NULL state is
+    caught and recorded as null_state_reuse (no sanitizer crash), documented
+    for that tree so that campaigns count it and go on; ref passes."""
+    from conftest import harness
+    from harness.report.known import Documented
+    from harness.subjects.build import subject_identity
+    path = tmp_path / "reuse-fail4"
+    path.write_bytes(REUSE_INPUT)
+    if not os.path.isdir(stage(Subject("upstream"))):
+        pytest.skip("default upstream tree not fetched")
+    proc = harness("fuzz", "replay", "-q", "--target", "alloc_fail", "--subject", "upstream",
+                   path, timeout=600)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and "FAIL [null_state_reuse@frame_compress_stream]" in out, out
+    assert "AddressSanitizer" not in out, out
+    assert Documented().fuzz(subject_identity("upstream", []),
+                             "null_state_reuse@frame_compress_stream") == \
+        "ULZ4-LZ4F-ALLOCFAIL-REUSE"
+    assert harness("fuzz", "replay", "-q", "--target", "alloc_fail", "--subject", "ref", path,
+                   timeout=600).returncode == 0

@@ -32,7 +32,9 @@ CONFIGS_64 = ("asan64", "O0", "O2")
 FAMILIES = {
     "oob": ("SEGV", "OOB-READ", "OOB-WRITE", "heap-buffer-overflow", "stack-buffer-overflow",
             "global-buffer-overflow", "use-after-poison", "stack-buffer-underflow",
-            "dynamic-stack-buffer-overflow", "wrote_before_dst", "invalid memory access"),
+            "dynamic-stack-buffer-overflow", "wrote_before_dst", "invalid memory access",
+            # alloc_fail's name for a fault on a NULL state (ULZ4-LZ4F-ALLOCFAIL-REUSE)
+            "null_state_reuse"),
     "accepts-invalid": ("accepts_invalid",),
     "wrong-return": ("return_above_capacity", "return_above_target", "negative_return",
                      "bad_consumed", "dest_size_short"),
@@ -110,7 +112,7 @@ def class_of_evidence(evidence):
 # HEAPMODE malloc (ULZ4-2021-HCNULL) and LZ4F's contexts.
 TARGET_ENTRIES = {
     "decode_differential": ("decompress_safe", "decompress_safe_partial",
-                            "decompress_safe_using_dict"),
+                            "decompress_safe_using_dict", "decompress_fast"),
     "ref_to_subject": ("decompress_safe", "decompress_safe_partial", "decompress_fast"),
     "compress_roundtrip": ("compress_default", "compress_fast", "compress_dest_size",
                            "compress_hc", "compress_using_dict"),

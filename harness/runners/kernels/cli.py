@@ -1,8 +1,11 @@
 """`python3 -m harness kernels`: the regression list and the contract checks
 on real Linux kernel trees.
 
-  python3 -m harness kernels [--configs C...] [--no-contracts] [--jobs N]
-                             [--out FILE] DIR...
+  python3 -m harness kernels DIR... [--configs C...] [--cases ID...] [--no-contracts]
+                             [--jobs N] [--out FILE]
+
+(The trees come first: --configs and --cases take every word after them;
+end their list with -- to name trees after them.)
 
 Each DIR is a kernel tree, whole or only its LZ4 files (lib/lz4/,
 include/linux/lz4.h, lib/decompress_unlz4.c, include/linux/decompress/).
@@ -71,6 +74,8 @@ def main(argv):
                     help="configurations (default: %s)" % " ".join(default_configs()))
     ap.add_argument("--no-contracts", action="store_true",
                     help="regression cases only (no contract checks or vectors)")
+    ap.add_argument("--cases", nargs="+", default=[], metavar="ID",
+                    help="run these regression cases only (default: every case)")
     ap.add_argument("--jobs", type=int, default=1, metavar="N",
                     help="trees run at once (default 1)")
     ap.add_argument("--out", default=DEFAULT_OUT, metavar="FILE",
@@ -83,6 +88,11 @@ def main(argv):
                 raise BadInput("unknown configuration %s; use: %s"
                                % (c, " ".join(toolchain.RUNNER_CONFIGS)))
         cases = load_cases()
+        unknown = sorted(set(args.cases) - {c["id"] for c in cases})
+        if unknown:
+            raise BadInput("no regression case %s (regress/cases)" % ", ".join(unknown))
+        if args.cases:
+            cases = [c for c in cases if c["id"] in args.cases]
         trees = [tree_record(p, n) for n, p in enumerate(args.trees)]
         names = [t["tree"] for t in trees]
         dup = sorted({x for x in names if names.count(x) > 1})
