@@ -21,39 +21,24 @@
 #include "params.h"
 #include "prng.h"
 #include "ref_calls.h"
+#include "seed_file.h"
 #include "synth.h"
 
 /* oracle.c's failure lines name the program; its fz_fill_dict makes the
  * dictionaries exactly as the targets draw them. */
 FZ_TARGET("make_seeds");
 
-/* The length of a written header; a header longer than its buffer (the
- * target's HEADER) is a bug of this file, not a seed. */
+static seed_dir out;
+
 static size_t header_len(const fuzz_header_writer *w)
 {
-    if (w->len > w->cap) {
-        fprintf(stderr, "make_seeds: a header of %zu bytes for a %zu-byte buffer\n", w->len,
-                w->cap);
-        exit(2);
-    }
-    return w->len;
+    return seed_header_len(w);
 }
-
-static const char *outdir;
-static int seq;
 
 static void save(const uint8_t *hdr, size_t hlen, const uint8_t *payload, size_t plen,
                  const char *what)
 {
-    char path[4096];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/seed-%03d-%s", outdir, seq++, what);
-    f = fopen(path, "wb");
-    if (!f || (hlen && fwrite(hdr, 1, hlen, f) != hlen) ||
-        (plen && fwrite(payload, 1, plen, f) != plen) || fclose(f) != 0) {
-        fprintf(stderr, "make_seeds: cannot write %s\n", path);
-        exit(2);
-    }
+    seed_save(&out, hdr, hlen, payload, plen, what);
 }
 
 /* ---- data sets -------------------------------------------------------- */
@@ -218,7 +203,7 @@ static void compress_seeds(void)
 {
     size_t i;
     for (i = 0; i < nsamples; i++) {
-        compress_seed(0, 4, 0, 0, 0, 1, 0, 0, &samples[i]);           /* default, twice */
+        compress_seed(0, 28, 0, 0, 0, 1, 0, 0, &samples[i]);          /* default, twice */
         compress_seed(2, 0, 0, 0, 0, 1, -1, 0, &samples[i]);          /* limited: size - 1 */
     }
     compress_seed(1, 0, 0, 0, 0, 8, 0, 0, &samples[0]);               /* fast 8 */
@@ -237,11 +222,12 @@ static void compress_seeds(void)
     compress_seed(5, 0, 0, 0, 0, 1, 0, 700, &samples[3]);             /* dictionary */
     compress_seed(5, 0, 0, 0, 0, 1, 0, 1000, &samples[0]);
     /* synthesised from the text as description: 20 000 bytes (the class
-     * 0 .. 68 KiB of fz_synth_size), default and HC 9 */
+     * 0 .. 68 KiB of fz_synth_size), and 4 000 at HC 9 (HC's largest is 4 KiB) */
     compress_seed(0, 1, 255, 20000u << 12 | 1, 0, 1, 0, 0, &samples[0]);
-    compress_seed(4, 1, 255, 20000u << 12 | 1, 1, 9 + 3, 0, 0, &samples[0]);
-    /* 300 000 bytes (64 KiB .. 1 MiB): copies from beyond the 64 KiB window */
-    compress_seed(0, 1, 255, (300000u - 65536u) << 12 | 64, 0, 1, 0, 0, &samples[7]);
+    compress_seed(4, 1, 255, 4000u << 12 | 1, 1, 9 + 3, 0, 0, &samples[0]);
+    /* 66 000 bytes (64 .. 68 KiB): 32-bit position tables (larger data,
+     * from 64 KiB to 4 MiB, is compress_large's: make_seeds_large.c) */
+    compress_seed(0, 1, 255, (66000u - 65536u) << 12 | 64, 0, 1, 0, 0, &samples[7]);
     compress_seed(2, 2, 0, FZ_SYNTH_SMALL_4K(3000), 0, 5, 2, 0, &samples[7]);            /* 4-letter text */
 }
 
@@ -459,19 +445,21 @@ static void legacy_seeds(void)
     free(g);
 }
 
-/* fuzz/make_seeds_stream.c: seeds numbered from 0 in dir; returns how many */
+/* fuzz/make_seeds_stream.c, make_seeds_large.c: seeds numbered from 0 in
+ * dir; return how many */
 int make_stream_seeds(const char *dir), make_alloc_seeds(const char *dir);
+int make_large_seeds(const char *dir);
 
 int main(int argc, char **argv)
 {
     if (argc != 3) {
         fprintf(stderr, "usage: make_seeds decode_differential|compress_roundtrip|"
                 "ref_to_subject|base_vs_candidate|frame_decode|frame_roundtrip|legacy_decode|"
-                "stream_roundtrip|alloc_fail "
+                "stream_roundtrip|alloc_fail|compress_large "
                 "DIR\n");
         return 2;
     }
-    outdir = argv[2];
+    out.path = argv[2];
     make_samples();
     if (strcmp(argv[1], "decode_differential") == 0)
         decode_seeds(0);
@@ -488,13 +476,15 @@ int main(int argc, char **argv)
     else if (strcmp(argv[1], "legacy_decode") == 0)
         legacy_seeds();
     else if (strcmp(argv[1], "stream_roundtrip") == 0)
-        seq += make_stream_seeds(outdir);
+        out.count += make_stream_seeds(out.path);
     else if (strcmp(argv[1], "alloc_fail") == 0)
-        seq += make_alloc_seeds(outdir);
+        out.count += make_alloc_seeds(out.path);
+    else if (strcmp(argv[1], "compress_large") == 0)
+        out.count += make_large_seeds(out.path);
     else {
         fprintf(stderr, "make_seeds: unknown target '%s'\n", argv[1]);
         return 2;
     }
-    printf("make_seeds: %d seeds in %s\n", seq, outdir);
+    printf("make_seeds: %d seeds in %s\n", out.count, out.path);
     return 0;
 }

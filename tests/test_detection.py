@@ -10,7 +10,7 @@ import pytest
 from harness.fuzzing.bench import cli
 from harness.fuzzing.bench import detect_bugs as db
 from harness.fuzzing.bench import detect_releases as dr
-from harness.fuzzing.targets import TARGETS
+from harness.fuzzing.targets import TABLE, TARGETS
 from harness.paths import FUZZ
 
 pytestmark = pytest.mark.check
@@ -91,6 +91,9 @@ def test_target_entries_are_called_by_the_targets():
     for target, entries in db.TARGET_ENTRIES.items():
         assert target in TARGETS
         text = open(os.path.join(FUZZ, target + ".c")).read()
+        for helper in TABLE[target].sources:          # fuzz/targets.tsv
+            if helper.startswith("fuzz/"):
+                text += open(os.path.join(FUZZ, os.path.basename(helper))).read()
         if target in ("decode_differential", "ref_to_subject"):
             text += open(os.path.join(FUZZ, "oracle_call.c")).read()
             text += open(os.path.join(FUZZ, "oracle.c")).read()

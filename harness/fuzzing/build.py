@@ -8,7 +8,7 @@ import shutil
 
 from harness import objcache, toolchain
 from harness.errors import BadInput
-from harness.paths import ADAPTERS, BUILD, COMMON_C, FUZZ, REF, RUNNERS
+from harness.paths import ADAPTERS, BUILD, COMMON_C, FUZZ, REF, RUNNERS, TOP
 from harness.fuzzing.targets import PAIR_TARGET, TABLE, TARGETS
 from harness.subjects import refcodec
 from harness.subjects.build import build as build_subject
@@ -91,7 +91,10 @@ def _check_engine(engine):
 
 def target_sources(target, engine):
     srcs = [os.path.join(FUZZ, f) for f in (target + ".c",) + ORACLE_SOURCES]
-    srcs += [os.path.join(RUNNERS, s) for s in TABLE[target].sources]
+    # fuzz/targets.tsv: fuzz/X.c is a helper of the targets, any other
+    # source a runner file under harness/runners/
+    srcs += [os.path.join(TOP, s) if s.startswith("fuzz/") else os.path.join(RUNNERS, s)
+             for s in TABLE[target].sources]
     if engine == "replay":
         srcs.append(os.path.join(FUZZ, "replay_main.c"))
     return srcs + refcodec.sources()

@@ -25,7 +25,8 @@ def corpus(args, corpus_dir=CORPUS):
     if args.target != "all" and args.target not in TARGETS:
         raise BadInput("unknown target '%s'; use one of: all, %s" % (args.target, ", ".join(TARGETS)))
     flags = ["-O2"] + toolchain.OUR_WARNINGS + INCLUDES
-    sources = [os.path.join(FUZZ, f) for f in ("make_seeds.c", "make_seeds_stream.c", "oracle.c",
+    sources = [os.path.join(FUZZ, f) for f in ("make_seeds.c", "make_seeds_stream.c",
+                                                "make_seeds_large.c", "seed_file.c", "oracle.c",
                                                 "oracle_record.c")]
     objs = [objcache.compile_object("cc", flags, src) for src in sources + refcodec.sources()]
     tool = objcache.link_program("cc", ["-O2"], objs, os.path.join(OUT, "make_seeds"),

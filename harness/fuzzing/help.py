@@ -30,8 +30,12 @@ DESCRIPTION
 
     decode_differential  arbitrary bytes as a block; every decoder of the
                          subject against ref (profile table tolerance)
-    compress_roundtrip   the subject compresses drawn data in a drawn mode
-                         into an exactly sized buffer; ref decodes it exactly
+    compress_roundtrip   the subject compresses drawn data (up to 68 KiB) in a
+                         drawn mode into an exactly sized buffer; ref decodes
+                         it exactly
+    compress_large       the same judge on 64 KiB-4 MiB of data a short input
+                         describes (fuzz/synth.h), capacities a few bytes
+                         short: the limited-output run-length bugs
     ref_to_subject       valid blocks from ref's encoder and generator must
                          decode exactly in the subject (full, partial, dict)
     base_vs_candidate    two subjects in one program (--subject is the base,

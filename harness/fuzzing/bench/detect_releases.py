@@ -295,19 +295,31 @@ TSV_HEADER = ("case", "release", "commit", "signature", "target", "found", "medi
               "runs_cpu_s", "cap_cpu_s", "same_signature")
 
 
-def write_tsv(args, rows, path=TSV):
+def write_tsv(args, rows, order, path=TSV):
+    """Writes the rows measured now over the same (case, release) rows of
+    the file; the file's other rows stay as they are. Rows in release order,
+    then by case."""
+    new = {(r["case"], r["tag"]) for r in rows}
+    lines = []
+    if os.path.isfile(path):
+        with open(path) as f:
+            lines = [l.rstrip("\n") for l in f if l.strip() and not l.startswith("#") and
+                     not l.startswith(TSV_HEADER[0] + "\t") and
+                     tuple(l.split("\t")[:2]) not in new]
+    for r in rows:
+        found = r["median"] is not None
+        lines.append("\t".join([r["case"], r["tag"], r["commit"] or "-", r["signature"],
+                                r["target"] if found else "+".join(r["targets"]),
+                                "yes" if found else "no", fmt_t(r["median"]),
+                                ",".join(fmt_t(t) for t in r["times"]),
+                                str(args.cap_cpu_min * 60), ",".join(r["shares"]) or "-"]))
+    lines.sort(key=lambda l: (order.get(l.split("\t")[1], len(order)), l.split("\t")[0]))
     with open(path, "w") as f:
         f.write("# fuzz-bench --find releases (harness/fuzzing/bench/detect_releases.py): "
                 "CPU seconds to the first finding of each bug; runs_cpu_s: one per run, "
                 "- when not found; target: the best one (a miss lists those tried)\n")
         f.write("\t".join(TSV_HEADER) + "\n")
-        for r in rows:
-            found = r["median"] is not None
-            f.write("\t".join([r["case"], r["tag"], r["commit"] or "-", r["signature"],
-                               r["target"] if found else "+".join(r["targets"]),
-                               "yes" if found else "no", fmt_t(r["median"]),
-                               ",".join(fmt_t(t) for t in r["times"]),
-                               str(args.cap_cpu_min * 60), ",".join(r["shares"]) or "-"]) + "\n")
+        f.writelines(l + "\n" for l in lines)
 
 
 def detect(args):
@@ -347,6 +359,6 @@ def detect(args):
     print("campaign CPU time of these runs: %.0f s (%.1f min), %d runs" % (
         total, total / 60, len(runs)))
     if args.write:
-        write_tsv(args, rows)
+        write_tsv(args, rows, order)
         print("wrote %s" % shown(TSV))
     return rows

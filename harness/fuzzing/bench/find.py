@@ -23,6 +23,7 @@ PLANTED = [
     ("ref_to_subject", "ref-mutant:LITERALS_IN_OUTPUT", None),
     ("ref_to_subject", "broken:short_return", None),
     ("compress_roundtrip", "broken:write_past_capacity", None),
+    ("compress_large", "broken:write_past_capacity", None),
     ("base_vs_candidate", "ref", "broken:short_return"),
     ("frame_decode", "ref-mutant:BLOCK_CHECKSUM", None),
     ("frame_decode", "broken:frame_write_past", None),
@@ -81,18 +82,25 @@ def find(args):
                 wall = time.time() - start
                 if glob.glob(os.path.join(work, "artifacts", "crash-*")):
                     times.append(wall)
-                    # Before "INITED": an input of the seed corpus itself fails.
+                    # Before "INITED": an input libFuzzer runs before it
+                    # mutates anything fails: a seed file, or (from an empty
+                    # corpus) its own first input, the empty one.
                     loading = "INITED" not in read_text(log_path)
                     at_load += loading
                     say(args, "[%d/%d] %s on %s from %s, seed %d: found after %.1f s%s" % (
                         k, total, target, bug, start_from, seed, wall,
-                        " (while loading the seed corpus)" if loading else ""))
+                        "" if not loading else " (before fuzzing: %s)" % BEFORE_FUZZING[start_from]))
                 else:
                     say(args, "[%d/%d] %s on %s from %s, seed %d: not found in %d s" % (
                         k, total, target, bug, start_from, seed, args.find_timeout))
             results.append((target, bug, start_from, times, at_load))
     print_find(args, results)
     return results
+
+# What libFuzzer runs before it prints INITED and starts mutating.
+BEFORE_FUZZING = {"seeds": "a file of the seed corpus",
+                  "empty": "libFuzzer's own first input, the empty one"}
+
 
 def print_find(args, results):
     print("Time to find planted bugs: libFuzzer, one process, with corpus/lz4_block.dict, "
@@ -102,10 +110,10 @@ def print_find(args, results):
           % (args.find_runs, args.find_runs, args.find_timeout))
     print()
     hdr = ("target", "planted bug", "from", "found", "median s", "min s", "max s",
-           "at seed load")
+           "before fuzzing")
     lines = []
     for target, bug, start_from, times, at_load in results:
-        load = "%d/%d" % (at_load, len(times)) if start_from == "seeds" else "-"
+        load = "%d/%d" % (at_load, len(times))
         if times:
             lines.append((target, bug, start_from, "%d/%d" % (len(times), args.find_runs),
                           "%.1f" % statistics.median(times), "%.1f" % min(times),
@@ -129,6 +137,7 @@ def print_find(args, results):
         print("goal: every planted bug found from an empty corpus in a median of <= %d s: %s" % (
             FIND_GOAL_S, "met" if not slow else "NOT met (%s)" % ", ".join(slow)))
     print("(median, min and max over the runs that found the bug: a run that times out is "
-          "\"not found\", never a time; \"at seed load\": runs where an input of the seed "
-          "corpus itself failed, before any fuzzing)")
+          "\"not found\", never a time; \"before fuzzing\": runs that failed on an input "
+          "libFuzzer runs before its first mutation: %s)" % "; ".join(
+              "from %s, %s" % kv for kv in sorted(BEFORE_FUZZING.items())))
     sys.stdout.flush()

@@ -75,9 +75,10 @@ DESCRIPTION
     seed corpus load included) to its exit on the crash. The table gives the
     median, min and max over the runs that found the bug, and how many did;
     a run that hits the timeout is "not found", never counted as a time.
-    "at seed load" counts the runs where an input of the seed corpus itself
-    failed, before libFuzzer's first mutation: the seeds alone exercise that
-    check, and the empty-corpus runs show what the fuzzer finds on its own.
+    "before fuzzing" counts the runs that failed before libFuzzer's first
+    mutation: on a file of the seed corpus (the seeds alone exercise that
+    check) or, from an empty corpus, on libFuzzer's own first input, the
+    empty one (which a target reads as a complete draw of its header).
     The goal stated for the suite (issue 15): from an empty corpus, every
     planted bug found in a median of at most 10 s; the last line says
     whether it is met. Targets reach it by reading an input shorter than
