@@ -245,6 +245,20 @@ def test_runner_bites_broken_subjects(spec):
         assert any("offset" in r["check"] for r in bad), [r["check"] for r in bad]
 
 
+def test_partial_early_end_only_where_the_input_runs_out():
+    """A partial decoder that returns what it decoded before any defect (lz4
+    up to 1.8.2, ULZ4-2026-1753) fails the malformed vectors whose input
+    goes on past that point, and only those: a block cut inside its last
+    literal run may still end early."""
+    recs = run_vectors("broken:partial_stops_early", only="vector.inv-truncated-")
+    verdict = {r["check"]: r["verdict"] for r in recs}
+    assert verdict["vector.inv-truncated-match-length-ends-ff.decompress_safe_partial"] == \
+        "FAIL", verdict
+    early = [r for r in recs if "does not end there" in r["evidence"]]
+    assert early, recs
+    assert verdict["vector.inv-truncated-literals.decompress_safe_partial"] == "pass", verdict
+
+
 def test_runner_bites_a_tampered_expectation(tmp_path):
     dst = str(tmp_path / "v")
     shutil.copytree(VECTORS, dst)

@@ -24,7 +24,9 @@
  * as the block defines them before its defect: upstream's
  * LZ4_decompress_safe_partial returns what it decoded when the input ends,
  * the kernel's does for some truncations, the reference rejects; none of
- * these is wrong, producing bytes the block does not define is. The prefix
+ * these is wrong, producing bytes the block does not define is; and a
+ * prefix shorter than the capacity must end where the input runs out
+ * (defined_prefix.h, ends_where_input_does: ULZ4-2026-1753). The prefix
  * is recomputed with the reference decoder and checked against the index.
  * That exception is the row PARTIAL_EARLY_END of ref's latitude table
  * (ref/profile.c); the runner refuses to start if the row is missing.
@@ -42,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "defined_prefix.h"
 #include "guard.h"
 #include "isolate.h"
 #include "jsonl.h"
@@ -141,6 +144,13 @@ static int chk_vector(const void *arg, char *msg, unsigned cap)
                      "prefix of the %zu bytes it defines before its defect (%.12s), which "
                      "is all %s allows", r0, got_sha, e->prefix_size, e->prefix_sha,
                      early_end->name);
+            bad = 1;
+        } else if ((size_t)r0 < v->capacity &&
+                   !ends_where_input_does(v->block, v->block_len, v->capacity, (size_t)r0)) {
+            snprintf(msg, cap, "malformed block accepted: returned %d of the %zu bytes it "
+                     "defines before its defect, and the block does not end there: input "
+                     "the decoder had to read is left (%s ends only where the input runs "
+                     "out)", r0, e->prefix_size, early_end->name);
             bad = 1;
         }
     } else if (r0 >= 0) {

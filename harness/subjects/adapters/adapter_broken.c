@@ -10,6 +10,9 @@
  *   bad_bound            compress_bound forgets the +16
  *   no_negative_guard    decompress_safe_partial lacks the "size < 0" guard
  *                        (the pre-CVE-2021-3520 pattern)
+ *   partial_stops_early  decompress_safe_partial returns the bytes decoded
+ *                        before a defect instead of rejecting the block
+ *                        (lz4 up to 1.8.2: ULZ4-2026-1753)
  *   frame_reset_noop     LZ4F-style reset does nothing: a context that saw an
  *                        error stays unusable (the ULZ4-2023-1227 class)
  *   frame_write_past     the frame decoder writes one byte past the output
@@ -63,6 +66,7 @@ const struct lz4_subject *lz4gate_ref_subject(void);
 #define MODE_alloc_null_deref 17
 #define MODE_frame_mem_cdict_null 18
 #define MODE_compress_no_size_guard 19
+#define MODE_partial_stops_early 20
 #define MODE_(m) MODE_##m
 #define MODE(m) MODE_(m)
 #if !defined(BROKEN)
@@ -112,6 +116,24 @@ static int b_decompress_safe_partial(const char *s, char *d, int n, int target, 
         p.partial = 1; p.target = (size_t)target;
         res = ref_decode(&p);
         return res.status == REF_OK ? (int)res.written : -1;
+    }
+    if (SELECTED == MODE_partial_stops_early && n >= 0 && target >= 0 && cap >= 0) {
+        ref_decode_params p;
+        ref_decode_result res;
+        memset(&p, 0, sizeof p);
+        p.src = (const uint8_t *)s; p.src_len = (size_t)n;
+        p.dst = (uint8_t *)d; p.dst_cap = (size_t)cap;
+        p.partial = 1; p.target = (size_t)target;
+        p.profile = REF_PROFILE_COMPATIBLE;
+        res = ref_decode(&p);
+        if (res.status == REF_ERR_TRUNCATED_LITERALS && res.consumed <= (size_t)n) {
+            /* and the literal bytes that are there, as upstream does */
+            size_t k = (size_t)n - res.consumed, room = (size_t)cap - res.written;
+            k = k < room ? k : room;
+            memcpy(d + res.written, s + res.consumed, k);
+            res.written += k;
+        }
+        return (int)res.written;      /* what came before the defect, if any */
     }
     r = lz4gate_ref_subject()->decompress_safe_partial(s, d, n, target, cap);
     if (SELECTED == MODE_partial_overshoot && r >= 0 && r < cap)
