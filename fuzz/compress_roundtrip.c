@@ -29,7 +29,9 @@
  *           small calls: with them, 90% of this target's time went to HC;
  *           compress_large compresses HC's larger data)
  *   u8      parameter class: bits 0-1: 0 full int range, else small
- *           (acceleration -128..127, HC level -3..16); bits 2-5 (HC): 0
+ *           (acceleration -128..127, HC level -3..16; HC takes the full
+ *           range only when bits 6-7 are 0 too, 1 draw in 16: its levels
+ *           above 12 all run the optimal parser, the costliest); bits 2-5 (HC): 0
  *           compress_hc, else compress_hc_ext_state when the subject has it
  *           (the same compressor with a state allocated once: compress_hc
  *           allocates 256 KiB per call, 35% of the time when it took every
@@ -101,7 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     j.hc_ext = j.mode == CM_HC && j.s->compress_hc_ext_state && ((psel >> 2) & 15) != 0;
     fz_share("hc", j.mode == CM_HC);     /* the bench's peer weights (speed.py) */
     if (j.mode == CM_HC)
-        j.param = (psel & 3) ? (int)((uint32_t)pv & 0xFF) % 20 - 3 : pv;
+        j.param = (psel & 3) || (psel >> 6) ? (int)((uint32_t)pv & 0xFF) % 20 - 3 : pv;
     else if (!(psel & 3) && ((psel >> 2) & 7) == ACCEL_WRAP_CLASS)
         j.param = (int)(((uint32_t)pv % 31 + 1) << 26);    /* KLZ4-ACCEL-WRAP */
     else
