@@ -448,14 +448,14 @@ static void legacy_seeds(void)
 /* fuzz/make_seeds_stream.c, make_seeds_large.c: seeds numbered from 0 in
  * dir; return how many */
 int make_stream_seeds(const char *dir), make_alloc_seeds(const char *dir);
-int make_large_seeds(const char *dir);
+int make_large_seeds(const char *dir), make_decode_large_seeds(const char *dir);
 
 int main(int argc, char **argv)
 {
     if (argc != 3) {
         fprintf(stderr, "usage: make_seeds decode_differential|compress_roundtrip|"
                 "ref_to_subject|base_vs_candidate|frame_decode|frame_roundtrip|legacy_decode|"
-                "stream_roundtrip|alloc_fail|compress_large "
+                "stream_roundtrip|alloc_fail|compress_large|decode_large "
                 "DIR\n");
         return 2;
     }
@@ -481,6 +481,8 @@ int main(int argc, char **argv)
         out.count += make_alloc_seeds(out.path);
     else if (strcmp(argv[1], "compress_large") == 0)
         out.count += make_large_seeds(out.path);
+    else if (strcmp(argv[1], "decode_large") == 0)
+        out.count += make_decode_large_seeds(out.path);
     else {
         fprintf(stderr, "make_seeds: unknown target '%s'\n", argv[1]);
         return 2;

@@ -1,8 +1,9 @@
 /*
- * make_seeds_large.c: the seed corpus of compress_large for fuzz/make_seeds.c
- * (`python3 -m harness fuzz corpus --target compress_large`), in the header
- * layout fuzz/compress_large.c documents; the payload is a description of
- * the data in synth.h's segments.
+ * make_seeds_large.c: the seed corpora of compress_large and decode_large
+ * for fuzz/make_seeds.c (`python3 -m harness fuzz corpus --target T`), in
+ * the header layouts fuzz/compress_large.c and fuzz/decode_large.c
+ * document. compress_large's payload describes its data in synth.h's
+ * segments; decode_large's is the block around its long run.
  */
 #include <stdio.h>
 
@@ -10,6 +11,7 @@
 #include "seed_file.h"
 
 int make_large_seeds(const char *dir);
+int make_decode_large_seeds(const char *dir);
 
 /* compress_large.c's mode draws (v % 8) and capacity classes (sel % 4) */
 enum { LIMITED = 0, DEST_SIZE = 1, HC = 2, FAST = 6, DICT = 7 };
@@ -96,5 +98,44 @@ int make_large_seeds(const char *dir)
     segment(dict_desc + 72, RUN, 16, 0, 't');
     large_seed(&out, DICT, 1, size_value(17, 10000), CAP_NEAR, 0, 1 + 16, 64, dict_desc,
                sizeof dict_desc, "dict-text");
+    return out.count;
+}
+
+/* decode_large.c's run-length classes (v >> 30) */
+enum { RUN_WRAP_32 = 0, RUN_WRAP_31 = 1, RUN_UNIFORM = 2, RUN_SMALL = 3 };
+
+/* [split][run byte][run length][capacity sel + v][flags] + block bytes */
+static void block_seed(seed_dir *out, const char *around, size_t around_len, size_t split,
+                       uint8_t run_byte, unsigned run_class, uint32_t run_v, uint8_t flags,
+                       const char *what)
+{
+    uint8_t hdr[12];          /* decode_large.c HEADER */
+    fuzz_header_writer w = { hdr, sizeof hdr, 0 };
+    fp_put_u8(&w, (uint8_t)split);
+    fp_put_u8(&w, run_byte);
+    fp_put_u32(&w, (uint32_t)run_class << 30 | run_v);
+    fp_put_size_near(&w, 0);                  /* capacity: the decoded size */
+    fp_put_u8(&w, flags);
+    seed_save(out, hdr, seed_header_len(&w), (const uint8_t *)around, around_len, what);
+}
+
+int make_decode_large_seeds(const char *dir)
+{
+    seed_dir out = { dir, 0 };
+    /* a literal run of 15 + 255 x 1000 + 0x10 bytes, then 5 literals short */
+    block_seed(&out, "\xF0\x10" "abcde", 7, 1, 0xFF, RUN_SMALL, 1000, 0, "literal-chain");
+    /* one literal 'a', offset 1, a match length of 15 + 255 x 300 + 0,
+     * then 12 final literals */
+    block_seed(&out, "\x1F\x61\x01\x00\x00\xC0" "bbbbbbbbbbbb", 18, 4, 0xFF, RUN_SMALL, 300,
+               1, "match-chain");
+    /* the same two shapes with runs near the 32-bit and 31-bit boundaries */
+    block_seed(&out, "\xF0\x10", 2, 1, 0xFF, RUN_WRAP_32, 0, 0, "literal-chain-wrap32");
+    block_seed(&out, "\x1F\x61\x01\x00\x00\xC0" "bbbbbbbbbbbb", 18, 4, 0xFF, RUN_WRAP_31, 100,
+               1, "match-chain-wrap31");
+    /* a valid block: one literal run of 15 + 255 + 255 + 0 = 525 bytes, the
+     * run itself (0xC8) */
+    block_seed(&out, "\xF0\xFF\xFF\x00", 4, 4, 0xC8, RUN_SMALL, 525, 0, "valid-literals");
+    /* a run of zero bytes: many empty sequences' worth of input */
+    block_seed(&out, "\x10" "a", 2, 2, 0x00, RUN_UNIFORM, 100000, 0, "zeros");
     return out.count;
 }

@@ -68,19 +68,29 @@ def rec(config, evidence):
 def test_bug_of_derives_signature_targets_and_skips():
     b = db.bug_of(CASE, TREE, [rec("asan64", "test 2 (p): returned 12 but the output differs")])
     assert (b.signature, b.skip) == ("wrong_output@decompress_safe_partial", None)
-    assert b.targets == ["decode_differential", "ref_to_subject"]
+    assert b.targets == ["decode_differential", "ref_to_subject", "decode_large"]
     assert b.entries == ["compress_hc", "decompress_safe", "decompress_safe_partial"]
     # An allocation-failure test is for alloc_fail alone.
     b = db.bug_of(CASE, TREE, [rec("asan64", "test 3 (h): ==1==ERROR: AddressSanitizer: SEGV")])
     assert (b.signature, b.targets) == ("SEGV@compress_hc", ["alloc_fail"])
-    # Only 32-bit failures: not benchmarked, with the reason.
+    # Only 32-bit failures: 32-bit campaigns of decode_large, the one target
+    # that makes a length near 2^32; not benchmarked where libfuzzer32
+    # cannot run, with the reason.
     b = db.bug_of(CASE, TREE, [rec("O2-32", "test 1 (w): returned 0 (expected reject)")])
-    assert b.skip and "32-bit" in b.skip
+    assert (b.bits, b.targets, b.signature) == ("32", ["decode_large"],
+                                                "accepts_invalid@decompress_safe")
+    runnable = db.toolchain.runnable
+    try:
+        db.toolchain.runnable = lambda config: False
+        b = db.bug_of(CASE, TREE, [rec("O2-32", "test 1 (w): returned 0 (expected reject)")])
+        assert b.skip and "32-bit" in b.skip
+    finally:
+        db.toolchain.runnable = runnable
 
 
 def test_default_set_is_the_newest_release_carrying_each_bug():
     mk = lambda case, tag, skip=None: db.Bug(case, tag, "lz4-" + tag, None, "SEGV@x", [], ["t"],
-                                             skip)
+                                             skip, "64")
     bugs = {("A", "v1"): mk("A", "v1"), ("A", "v3"): mk("A", "v3"), ("A", "dev"): mk("A", "dev"),
             ("B", "v2"): mk("B", "v2"), ("C", "v3"): mk("C", "v3", "32-bit only")}
     order = {"v1": 1, "v2": 2, "v3": 3, "dev": 9}

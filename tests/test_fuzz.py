@@ -79,6 +79,7 @@ PLANTED = [
     ("ref_to_subject", "ref-mutant:OFFSET_IN_HISTORY", None, None),
     ("ref_to_subject", "ref-mutant:LITERALS_IN_OUTPUT", None, "heap-buffer-overflow"),
     ("ref_to_subject", "broken:short_return", None, "decompress_safe"),
+    ("decode_large", "broken:short_return", None, "wrong_output@decompress_safe"),
     ("compress_roundtrip", "broken:write_past_capacity", None, "heap-buffer-overflow"),
     ("compress_large", "broken:write_past_capacity", None, "heap-buffer-overflow"),
     ("base_vs_candidate", "ref", "broken:short_return", "broken"),
@@ -125,7 +126,7 @@ def test_planted_bug_is_found(target, subject, subject_b, evidence, planted_runs
 # ---- corpus replay against the default subjects ---------------------------------
 
 REPLAYS = []
-for _t in ("decode_differential", "compress_roundtrip", "ref_to_subject"):
+for _t in ("decode_differential", "compress_roundtrip", "ref_to_subject", "decode_large"):
     for _s in ("ref", "upstream", "kernel", "system"):
         for _b in ("64", "32"):
             if _s == "system" and _b == "32":

@@ -30,6 +30,9 @@ DESCRIPTION
 
     decode_differential  arbitrary bytes as a block; every decoder of the
                          subject against ref (profile table tolerance)
+    decode_large         blocks of up to 16 MiB a short input describes (one
+                         long run of a byte inside the fuzzer's bytes): length
+                         chains near 2^32 for 32-bit decoders, against ref
     compress_roundtrip   the subject compresses drawn data (up to 68 KiB) in a
                          drawn mode into an exactly sized buffer; ref decodes
                          it exactly

@@ -16,13 +16,20 @@ import json
 import os
 import re
 
+from harness import toolchain
 from harness.paths import CASES_DIR, TOP
 from harness.report.failure import ORACLE_CLASSES
 
 RELEASES_JSONL = os.path.join(TOP, "regress", "results", "releases.jsonl")
-# The configurations a 64-bit libFuzzer campaign stands for (libfuzzer32
-# cannot run on this machine, harness/toolchain.py).
+# The configurations a 64-bit libFuzzer campaign stands for; a bug that
+# fails only in 32-bit ones (CONFIGS_32) gets 32-bit campaigns (libfuzzer32)
+# where this machine runs them (harness/toolchain.py runnable()).
 CONFIGS_64 = ("asan64", "O0", "O2")
+CONFIGS_32 = ("asan32", "O0-32", "O2-32")
+# The targets of a 32-bit-only bug: its trigger is a length near 2^32, some
+# 16.8 million length bytes (KLZ4-2014-4611 and its kin), which only
+# decode_large builds from a short input.
+TARGETS_32 = ("decode_large",)
 
 # Failure class -> class family: one defect shows up under different
 # classes depending on who watches. The regression runner puts inputs at
@@ -114,6 +121,7 @@ TARGET_ENTRIES = {
     "decode_differential": ("decompress_safe", "decompress_safe_partial",
                             "decompress_safe_using_dict", "decompress_fast"),
     "ref_to_subject": ("decompress_safe", "decompress_safe_partial", "decompress_fast"),
+    "decode_large": ("decompress_safe", "decompress_safe_partial", "decompress_fast"),
     # compress_large first: its every execution is large data with a tight
     # capacity (the limited-output bugs, 17543 and HCLIM, in seconds), so a
     # bug it finds costs no compress_roundtrip campaign (run_pairs: a later
@@ -136,12 +144,14 @@ ALLOC_TARGET = "alloc_fail"
 
 # What a case must be to be benchmarked, in order; the first that fails is
 # the row's reason in the legend.
-def skip_reason(case, recs64, entries, entry):
+def skip_reason(case, recs, entries, entry, bits="64"):
     if case["id"].startswith("KLZ4-") and case.get("generations") == ["kernel"]:
         return "kernel glue: the trigger needs the kernel's own code"
-    if not recs64:
-        return ("fails only in 32-bit builds (a length wraps near 2^32 with 16 MiB inputs); "
-                "the benchmark's libFuzzer campaigns are 64-bit (libfuzzer32 cannot run here)")
+    if not recs:
+        return "no FAIL record in a configuration the benchmark's campaigns stand for"
+    if bits == "32" and not toolchain.runnable("libfuzzer32"):
+        return ("fails only in 32-bit builds (a length wraps near 2^32); this machine cannot "
+                "run 32-bit libFuzzer programs (harness/toolchain.py runnable())")
     if not entries:
         return ("its failing test's entry point (%s) is called by no benchmarked target "
                 "(streaming, context reuse or kernel glue)" % entry)
@@ -180,7 +190,7 @@ def failing(recs):
     return out
 
 
-Bug = collections.namedtuple("Bug", "case tag tree commit signature entries targets skip")
+Bug = collections.namedtuple("Bug", "case tag tree commit signature entries targets skip bits")
 
 
 def failing_test(case, evidence):
@@ -193,7 +203,12 @@ def failing_test(case, evidence):
 def bug_of(case, tree, recs, target_entries=TARGET_ENTRIES):
     """The Bug of one case on one release tree (recs: its FAIL records)."""
     recs64 = [r for r in recs if r["config"] in CONFIGS_64]
-    rec = next((r for r in recs64 if r["config"] == "asan64"), recs64[0] if recs64 else None)
+    bits = "64" if recs64 else "32"
+    if bits == "32":
+        recs64 = [r for r in recs if r["config"] in CONFIGS_32]
+        target_entries = {t: e for t, e in target_entries.items() if t in TARGETS_32}
+    rec = next((r for r in recs64 if r["config"] in ("asan64", "asan32")),
+               recs64[0] if recs64 else None)
     test = failing_test(case, rec.get("evidence")) if rec else None
     entry = str(test["call"]["entry"]) if test else None
     entries = sorted({str(t["call"]["entry"]) for t in case.get("tests", [])})
@@ -204,10 +219,10 @@ def bug_of(case, tree, recs, target_entries=TARGET_ENTRIES):
     alloc = bool(test and test["call"].get("alloc_fail_at"))
     targets = [t for t, ents in target_entries.items()
                if entry in ents and (t == ALLOC_TARGET) == alloc]
-    skip = skip_reason(case, recs64, targets, entry)
+    skip = skip_reason(case, recs64, targets, entry, bits)
     sig = "%s@%s" % (class_of_evidence(rec.get("evidence", "")), entry) if rec else ""
     return Bug(case["id"], tree["tag"], tree["tree"], tree.get("commit"), sig, entries,
-               targets, skip)
+               targets, skip, bits)
 
 
 def catalogue(target_entries=TARGET_ENTRIES, cases=None, releases=None):

@@ -89,10 +89,10 @@ def load_runs():
     return runs
 
 
-def campaign(args, ctx, tag, target, seed, pending, cap_s):
+def campaign(args, ctx, tag, target, seed, pending, cap_s, bits="64"):
     """One keep-going run; returns its record."""
     a, binary, replay_bin, prefix = ctx
-    work = os.path.join(OUT, tag, target, "run-%d" % seed)
+    work = os.path.join(OUT, tag, target + ("" if bits == "64" else "-32"), "run-%d" % seed)
     shutil.rmtree(work, ignore_errors=True)
     corpus, crashes, records = (os.path.join(work, d) for d in ("corpus", "crashes", "findings"))
     shutil.copytree(seed_dir(target), corpus)
@@ -143,7 +143,8 @@ def campaign(args, ctx, tag, target, seed, pending, cap_s):
     return {"tag": tag, "target": target, "seed": seed, "cap_s": cap_s,
             "bugs": sorted(b.case for b in pending), "found": found,
             "signatures": {s: round(t, 1) for s, t in sorted(seen.items())},
-            "cpu_s": round(cpu, 1), "wall_s": round(time.time() - start, 1), "stopped": stopped}
+            "cpu_s": round(cpu, 1), "wall_s": round(time.time() - start, 1), "stopped": stopped,
+            "bits": bits}
 
 
 def found_in(signatures, bugs):
@@ -157,8 +158,8 @@ def found_in(signatures, bugs):
     return out
 
 
-def prepare(tag, spec, target):
-    a = namespace(target=target, subject=spec, engine="libfuzzer", quiet=True)
+def prepare(tag, spec, target, bits="64"):
+    a = namespace(target=target, subject=spec, engine="libfuzzer", quiet=True, bits=bits)
     binary = build(a)
     ra = replay_args(a)
     return a, binary, build(ra), toolchain.run_argv(subject_config(ra), [])
@@ -178,8 +179,10 @@ def run_pairs(args, pairs, bugs, specs):
     cap_s = args.cap_cpu_min * 60
     for tag, here in by_tag.items():
         decided = set()            # found in a majority of runs by an earlier target
-        for target in TARGET_ORDER:
-            relevant = [b for b in here if target in b.targets and b.case not in decided]
+        for target, bits in [(t, b) for t in TARGET_ORDER for b in ("64", "32")]:
+            relevant = [b for b in here if target in b.targets and b.bits == bits and
+                        b.case not in decided]
+            what = target if bits == "64" else target + " (32-bit)"
             if not relevant:
                 continue
             times = {b.case: [] for b in relevant}
@@ -190,23 +193,25 @@ def run_pairs(args, pairs, bugs, specs):
                 if not pending:
                     break
                 names = sorted(b.case for b in pending)
-                rec = next((r for r in old if (r["tag"], r["target"], r["seed"], r["cap_s"]) ==
-                            (tag, target, seed, cap_s) and set(names) <= set(r["bugs"])), None)
+                rec = next((r for r in old if (r["tag"], r["target"], r["seed"], r["cap_s"],
+                                               r.get("bits", "64")) ==
+                            (tag, target, seed, cap_s, bits) and set(names) <= set(r["bugs"])),
+                           None)
                 if rec is None:
                     if ctx is None:
-                        log(args, "%s: building %s" % (tag, target))
+                        log(args, "%s: building %s" % (tag, what))
                         try:
-                            ctx = prepare(tag, specs[tag], target)
+                            ctx = prepare(tag, specs[tag], target, bits)
                         except BadInput as e:     # a row without this target's runs
-                            log(args, "%s: cannot build %s: %s" % (tag, target, e))
+                            log(args, "%s: cannot build %s: %s" % (tag, what, e))
                             break
                     log(args, "%s %s run %d/%d: %d bug(s) (%s), cap %d CPU s" % (
-                        tag, target, seed, args.runs, len(pending), ", ".join(names), cap_s))
-                    rec = campaign(args, ctx, tag, target, seed, pending, cap_s)
+                        tag, what, seed, args.runs, len(pending), ", ".join(names), cap_s))
+                    rec = campaign(args, ctx, tag, target, seed, pending, cap_s, bits)
                     with open(RUNS_LOG, "a") as f:
                         f.write(json.dumps(rec, sort_keys=True) + "\n")
                     log(args, "%s %s run %d: %s after %.0f CPU s (%.0f s wall); found %s" % (
-                        tag, target, seed, rec["stopped"], rec["cpu_s"], rec["wall_s"],
+                        tag, what, seed, rec["stopped"], rec["cpu_s"], rec["wall_s"],
                         ", ".join("%s %.0f s" % kv for kv in sorted(rec["found"].items()))
                         or "none"))
                 used.append(rec)
@@ -229,7 +234,8 @@ def results(args, pairs, bugs, runs):
         best = None
         for target in b.targets:
             rs = sorted((r for r in runs if (r["tag"], r["target"]) == (tag, target)
-                         and cid in r["bugs"] and r["cap_s"] == cap_s), key=lambda r: r["seed"])
+                         and r.get("bits", "64") == b.bits and cid in r["bugs"]
+                         and r["cap_s"] == cap_s), key=lambda r: r["seed"])
             if not rs:
                 continue
             # Matched again here, so that the table follows same_defect.
@@ -241,7 +247,8 @@ def results(args, pairs, bugs, runs):
             if best is None or key < best[0]:
                 best = (key, target, ts, med)
         rows.append({"case": cid, "tag": tag, "commit": b.commit, "signature": b.signature,
-                     "targets": b.targets, "target": best[1] if best else None,
+                     "targets": b.targets,
+                     "target": best[1] + ("" if b.bits == "64" else " (32-bit)") if best else None,
                      "times": best[2] if best else [None] * args.runs,
                      "median": best[3] if best and best[3] != float("inf") else None,
                      "shares": sorted(c for (c, t), o in bugs.items() if t == tag and c != cid

@@ -22,6 +22,7 @@ PLANTED = [
     ("ref_to_subject", "ref-mutant:OFFSET_IN_HISTORY", None),
     ("ref_to_subject", "ref-mutant:LITERALS_IN_OUTPUT", None),
     ("ref_to_subject", "broken:short_return", None),
+    ("decode_large", "broken:short_return", None),
     ("compress_roundtrip", "broken:write_past_capacity", None),
     ("compress_large", "broken:write_past_capacity", None),
     ("base_vs_candidate", "ref", "broken:short_return"),

@@ -33,7 +33,8 @@ PEERS = {
 }
 # Targets without a peer, and why (the table prints it).
 NO_PEER = {"alloc_fail": "none: no upstream fuzzer makes allocations fail",
-           "compress_large": "none: no upstream fuzzer compresses 64 KiB-4 MiB per input"}
+           "compress_large": "none: no upstream fuzzer compresses 64 KiB-4 MiB per input",
+           "decode_large": "none: no upstream fuzzer decodes blocks of up to 16 MiB"}
 # A mixed peer (base, alt, share): the target prints at exit the share h of
 # its executions that took the alt path ("lz4gate-fuzz T: share NAME H of
 # N", fz_share in fuzz/oracle_record.c), counted in this very run. The
