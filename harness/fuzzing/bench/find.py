@@ -90,7 +90,8 @@ def find(args):
                     at_load += loading
                     say(args, "[%d/%d] %s on %s from %s, seed %d: found after %.1f s%s" % (
                         k, total, target, bug, start_from, seed, wall,
-                        "" if not loading else " (before fuzzing: %s)" % BEFORE_FUZZING[start_from]))
+                        "" if not loading else
+                        " (before fuzzing: %s)" % BEFORE_FUZZING[start_from]))
                 else:
                     say(args, "[%d/%d] %s on %s from %s, seed %d: not found in %d s" % (
                         k, total, target, bug, start_from, seed, args.find_timeout))
