@@ -27,7 +27,10 @@
 PYTHON ?= /usr/bin/python3
 HARNESS := $(PYTHON) -m harness
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-# pytest-xdist workers for make test / make check: both cores busy.
+# pytest-xdist workers for make test / make check: both cores busy. Tests
+# marked xdist_group run on one worker (--dist loadgroup): a module fixture
+# that runs campaigns would otherwise run on every worker at once, in the
+# same directories (tests/test_fuzz.py, the planted bugs).
 TEST_WORKERS ?= $(JOBS)
 WARN := -std=c11 -Wall -Wextra -Werror
 
@@ -48,12 +51,12 @@ subjects: deps
 	@$(HARNESS) fetch --download-kernel --quiet >/dev/null
 
 test: deps subjects
-	$(PYTHON) -m pytest -q -n $(TEST_WORKERS) --durations=25 tests
+	$(PYTHON) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=25 tests
 
 # The inner loop (README: which to run when): ref unit tests (asan64),
 # contracts on ref and upstream (asan64), regress --check, corpus replays (asan64).
 check: deps subjects
-	$(PYTHON) -m pytest -q -n $(TEST_WORKERS) -m check tests
+	$(PYTHON) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup -m check tests
 
 # ref's C unit tests, CONFIG=asan64|asan32|gcc-O0|gcc-O2|gcc-O2-m32|clang-O2
 CONFIG ?= asan64

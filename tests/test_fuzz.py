@@ -107,6 +107,10 @@ def planted_runs():
         return dict(zip(PLANTED, pool.map(fuzz_planted, PLANTED)))
 
 
+# One worker runs them all (Makefile: --dist loadgroup): the fixture is per
+# worker, and two workers would run the same campaigns in the same
+# directories (--fresh empties them) at once.
+@pytest.mark.xdist_group("planted")
 @pytest.mark.parametrize("target,subject,subject_b,evidence", PLANTED,
                          ids=["%s-%s" % (p[0], p[2] or p[1]) for p in PLANTED])
 def test_planted_bug_is_found(target, subject, subject_b, evidence, planted_runs):

@@ -19,6 +19,9 @@ GATE = os.path.join(TOP, "ci", "gate.py")
 # One planted over-read (decompress_safe reads the byte after its input)
 # and one planted over-write (compress_default writes dst[capacity]):
 # harness/subjects/adapters/adapter_broken.c.
+# The module's gate run once (Makefile: --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("gate_report")
+
 PLANTED = "broken:overread_and_overwrite"
 
 

@@ -26,6 +26,7 @@ def all_results():
     return mutants.run_all(NAMES, jobs=2, first_kill=True)
 
 
+@pytest.mark.xdist_group("ref_mutants")     # the fixture once (Makefile: loadgroup)
 @pytest.mark.parametrize("name", NAMES)
 def test_mutant_is_killed(name, all_results):
     results = all_results[name]
