@@ -38,6 +38,17 @@
  * short inputs that describe their data. 1 execution in 32: HC level 12
  * costs ~35 ms on such data (lz4 1.9.4) and half the levels drawn clamp to
  * 12 (1 in 16 halved the exec/s of the target).
+ * Large sizes by a hash of the whole input (large_allowed, 1 input in 16;
+ * issue 15: libFuzzer kept the large ones and mutated them, synthesised
+ * frames were 80% of a 20 s run's corpus time, exec/s fell by a third):
+ * synthesised data up to 8 KiB (past the 4 KiB of HC's optimal parser's
+ * buffer, LZ4_OPT_NUM: lz4 1.9.3 overflows there with a dictionary from
+ * 4097 bytes of input on, ULZ4-2021-974's signature here; a 4 KiB cap
+ * doubled its time to be found), else fz_synth_size's whole range
+ * (32 KiB, its large classes to 64 KiB); in streamed compression a
+ * dictionary up to 4 KiB (v % 4097 of the drawn size), else the drawn size
+ * (up to 65 KiB + 1 KiB: LZ4F_createCDict loads it for HC too, ~4 ms per
+ * frame of a context-reuse run under ASan).
  *
  * Input: [33-byte header][data]; a shorter input is all data, its header
  * drawn from a hash of its bytes (params.h, fp_init_block: from an empty
@@ -49,11 +60,14 @@
  *        (streamed compression): the data is fz_synth(data as
  *        description), its size
  *        drawn from the capacity bytes (unused when streaming):
- *        fz_synth_size(sel, value, 32 KiB, 64 KiB) (synth.h)
+ *        fz_synth_size(sel, value, 32 KiB, 64 KiB) (synth.h) with
+ *        large_allowed, else up to 8 KiB (below)
  *   u8   block size id       u8 bits: independent, content checksum, block
  *   i32  compression level        checksum, content size, auto flush,
- *                                 stored blocks (ref); bit 7 the number
- *                                 of frames - 2 (context reuse)
+ *                                 stored blocks (ref); bit 6 the
+ *                                 subject's decoder fed FRAME_FEED_REFILL
+ *                                 (else SLIDE: frame_driver.h); bit 7 the
+ *                                 number of frames - 2 (context reuse)
  *   u8+u32  capacity near the subject's bound (fp_size_near)
  *   u32  update / input piece size (0 = all)
  *   u32  output room per decode call (0 = all); the levels of frames 1..2
@@ -74,8 +88,17 @@
 FZ_TARGET("frame_roundtrip");
 
 #define HEADER 33
+#define SYNTH_COMMON_MAX ((size_t)8 << 10)   /* without large_allowed */
 #define SYNTH_SMALL_MAX ((size_t)32 << 10)
 #define SYNTH_MAX ((size_t)64 << 10)
+#define STREAM_DICT_COMMON_MAX 4096u           /* without large_allowed */
+
+/* Large sizes (header): the top 4 bits of a hash of the input are 0. Not
+ * instrumented: comparisons libFuzzer traces would be solved for. */
+static FZ_NO_COVERAGE int large_allowed(const uint8_t *data, size_t size)
+{
+    return fp_hash_tier(data, size, 1) == 1;
+}
 
 static int valid_block_size_id(int id) { return id == 0 || (id >= 4 && id <= 7); }
 
@@ -175,8 +198,9 @@ static void subject_compresses(const struct lz4_subject *s, const struct subject
 }
 
 static void subject_decodes(const struct lz4_subject *s, const ref_frame_prefs *rp,
-                            size_t piece, size_t room, const uint8_t *data, size_t n,
-                            const uint8_t *dict, size_t dict_len)
+                            size_t piece, size_t room, enum frame_feed feed,
+                            const uint8_t *data, size_t n, const uint8_t *dict,
+                            size_t dict_len)
 {
     size_t cap = ref_frame_bound(n, rp), len;
     uint8_t *frame, *out;
@@ -193,8 +217,8 @@ static void subject_decodes(const struct lz4_subject *s, const ref_frame_prefs *
     dctx = s->frame_dctx_create();
     if (!dctx)
         fz_fail("the subject could not create a decompression context");
-    d = frame_drive_decode(s, dctx, frame, len, piece, room ? room : n + 64, dict, dict_len, out,
-                           n + 1);
+    d = frame_drive_decode_fed(s, dctx, frame, len, piece, room ? room : n + 64, dict, dict_len,
+                               out, n + 1, feed);
     s->frame_dctx_free(dctx);
     if (d.outcome != FRAME_DRIVE_COMPLETE || d.written != n ||
         (n && memcmp(out, data, n) != 0))
@@ -224,7 +248,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint32_t piece_raw, room_raw;
     const uint8_t *dict = NULL;
     uint64_t seed;
-    int levels[3], frames = 1, i, invalid_id = 0;
+    int levels[3], frames = 1, i, invalid_id = 0, large;
 
     fz_input(data, size);
     fp_init_block(&fp, data, size, HEADER);
@@ -261,6 +285,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     room_raw = fp_u32(&fp);
     dict_len = fp_dict_len(&fp);
     seed = fp_u64(&fp);
+    large = large_allowed(data, size);
+    if ((flags & 3) == 3 && !large)
+        dict_len %= STREAM_DICT_COMMON_MAX + 1;
     if (flags & 4)
         dict = fz_dict(dict_len, seed);
     else
@@ -273,7 +300,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sel = fp_u8(&fp);
         v = fp_u32(&fp);
         fp.pos = keep;
-        n = fz_synth_size(sel, v, SYNTH_SMALL_MAX, SYNTH_MAX);
+        n = large ? fz_synth_size(sel, v, SYNTH_SMALL_MAX, SYNTH_MAX)
+                  : fz_synth_size(sel >= FZ_SYNTH_SEL_LARGE ? 0 : sel, v, SYNTH_COMMON_MAX,
+                                  SYNTH_COMMON_MAX);
         src = fz_alloc(n ? n : 1);
         fz_synth(src, n, fp.payload, fp.payload_len, seed ^ v);
         p.content_size = (bits >> 3) & 1 && !invalid_id ? n : 0;
@@ -307,7 +336,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rp.dict_len = dict_len;
         rp.dict_id_present = dict && (flags & 8);
         rp.dict_id = (uint32_t)seed;
-        subject_decodes(s, &rp, piece, room, src, n, dict, dict_len);
+        subject_decodes(s, &rp, piece, room, (bits & 64) ? FRAME_FEED_REFILL : FRAME_FEED_SLIDE,
+                        src, n, dict, dict_len);
     }
     free(src);
     return 0;

@@ -10,37 +10,23 @@
 
 #include "alloc.h"
 #include "params.h"
+#include "seed_file.h"
 
 int make_stream_seeds(const char *dir);
 int make_alloc_seeds(const char *dir);
 
-static const char *outdir;
-static int seq;
+static seed_dir out;
 
 static size_t header_len(const fuzz_header_writer *w)
 {
-    if (w->len > w->cap) {   /* a header longer than the target's HEADER */
-        fprintf(stderr, "make_seeds: a header of %zu bytes for a %zu-byte buffer\n", w->len,
-                w->cap);
-        exit(2);
-    }
-    return w->len;
+    return seed_header_len(w);
 }
 
 static void save(const uint8_t *hdr, size_t hlen, const uint8_t *payload, size_t plen,
                  const char *what)
 {
-    char path[4096];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/seed-%03d-%s", outdir, seq++, what);
-    f = fopen(path, "wb");
-    if (!f || fwrite(hdr, 1, hlen, f) != hlen ||
-        (plen && fwrite(payload, 1, plen, f) != plen) || fclose(f) != 0) {
-        fprintf(stderr, "make_seeds: cannot write %s\n", path);
-        exit(2);
-    }
+    seed_save(&out, hdr, hlen, payload, plen, what);
 }
-
 
 static const char seed_text[] =
     "It was the best of times, it was the worst of times, it was the age of wisdom, it was "
@@ -58,16 +44,21 @@ static uint8_t *repeated_text(size_t times, size_t *n)
 }
 
 /* [flags][layouts][cls][param][blocks][sizes][max block][data][seed]
- * [dict 0][dict 1][ring][corrupt at][corrupt block][mask] */
+ * [dict 0][dict 1][ring][corrupt at][corrupt block][mask]. Every seed is
+ * in size tier 3 (stream_roundtrip.c: the sizes it was written for, as
+ * before the tiers): "corrupt at" (any value: the byte is v % its block's
+ * size) is the first from 17 on that gives it. */
+#define STREAM_SEED_TIER 3
 static void stream_seed(uint8_t flags, uint8_t layouts, int32_t param, uint8_t blocks,
                         uint8_t sizes, uint32_t maxb, uint8_t kind, uint64_t seed,
                         uint8_t d0c, uint32_t d0, uint8_t d1c, uint32_t d1, uint32_t ring,
                         uint8_t cblock, uint8_t mask, size_t text_times, const char *what)
 {
-    uint8_t hdr[42];          /* stream_roundtrip.c HEADER */
+    uint8_t hdr[42], *whole;          /* stream_roundtrip.c HEADER */
     fuzz_header_writer w = { hdr, sizeof hdr, 0 };
-    size_t n;
+    size_t n, corrupt_pos;
     uint8_t *payload = repeated_text(text_times, &n);
+    uint32_t corrupt_at = 17;
     fp_put_u8(&w, flags);
     fp_put_u8(&w, layouts);
     fp_put_u8(&w, 1);
@@ -82,10 +73,19 @@ static void stream_seed(uint8_t flags, uint8_t layouts, int32_t param, uint8_t b
     fp_put_u8(&w, d1c);
     fp_put_u32(&w, d1);
     fp_put_u32(&w, ring);
-    fp_put_u32(&w, 17);
+    corrupt_pos = w.len;
+    fp_put_u32(&w, corrupt_at);
     fp_put_u8(&w, cblock);
     fp_put_u8(&w, mask);
-    save(hdr, header_len(&w), payload, n, what);
+    whole = xmalloc(header_len(&w) + n);
+    memcpy(whole, hdr, header_len(&w));
+    memcpy(whole + header_len(&w), payload, n);
+    while (fp_hash_tier(whole, header_len(&w) + n, STREAM_SEED_TIER) < STREAM_SEED_TIER) {
+        fuzz_header_writer at = { whole + corrupt_pos, 4, 0 };
+        fp_put_u32(&at, ++corrupt_at);
+    }
+    save(whole, header_len(&w), payload, n, what);
+    free(whole);
     free(payload);
 }
 
@@ -95,8 +95,8 @@ int make_stream_seeds(const char *dir)
     static const char *const starts[] = { "reset", "load", "attach" };
     char what[64];
     int mode, hc, st, k = 0;
-    outdir = dir;
-    seq = 0;
+    out.path = dir;
+    out.count = 0;
     /* every layout, fast and HC, reset / loadDict / attach first, events in
      * mid-stream; the subject decodes its own stream every other seed */
     for (mode = 0; mode < 5; mode++)
@@ -117,7 +117,7 @@ int make_stream_seeds(const char *dir)
                 "large");
     stream_seed(128 | 2, 0, 17, 8, 8 << 2, 5000, 1, 78, 1, 3000, 0, 0, 0, 2, 0x10, 1, "corrupt");
     stream_seed(64, 3 | 2 << 3, 17, 40, 2 | 32 << 2, 0, 0, 79, 3, 100, 3, 50, 0, 0, 0, 1, "tiny");
-    return seq;
+    return out.count;
 }
 
 /* [op][fail at][level][flags][frames][dict size][seed] */
@@ -130,8 +130,8 @@ int make_alloc_seeds(const char *dir)
     size_t n;
     uint8_t *payload = repeated_text(8, &n);
     unsigned op, f;
-    outdir = dir;
-    seq = 0;
+    out.path = dir;
+    out.count = 0;
     for (op = 0; op < 5; op++)
         for (f = 0; f < 5; f++) {
             uint8_t hdr[20];      /* alloc_fail.c HEADER */
@@ -151,6 +151,6 @@ int make_alloc_seeds(const char *dir)
             save(hdr, header_len(&w), payload, n, what);
         }
     free(payload);
-    return seq;
+    return out.count;
 }
 

@@ -59,20 +59,41 @@ static inline void fp_init(fuzz_params *fp, const uint8_t *data, size_t size,
     fp->fill_seed = 0;
 }
 
+/* A hash of data[0..size) from `start`: the filler's seed below, and the
+ * targets' rare large sizes (a hash of the whole input, so that most
+ * mutations of a large input are small again: issue 15). */
+static inline uint64_t fp_hash(const uint8_t *data, size_t size, uint64_t start)
+{
+    uint64_t h = start;
+    size_t i;
+    for (i = 0; i < size; i++)
+        h = ref_prng_mix(h ^ data[i]);
+    return h;
+}
+
+/* The tier of an input, for sizes drawn rarely: how many of the top `max`
+ * 4-bit groups of fp_hash(data, size, 0) are 0, from the top (tier t or
+ * more: 1 input in 16^t). A seed generator that wants a tier searches a
+ * header value that gives it. */
+static inline int fp_hash_tier(const uint8_t *data, size_t size, int max)
+{
+    uint64_t h = fp_hash(data, size, 0);
+    int tier = 0;
+    while (tier < max && (h >> (60 - 4 * tier) & 15) == 0)
+        tier++;
+    return tier;
+}
+
 /* fp_init, with the missing bytes of a short header drawn from the stream
  * seeded by a hash of the bytes present (and their number). */
 static inline void fp_init_filled(fuzz_params *fp, const uint8_t *data, size_t size,
                                   size_t header_len)
 {
-    uint64_t h = 0x6C7A34676174ull ^ size;
-    size_t i;
     fp_init(fp, data, size, header_len);
     if (size >= header_len)
         return;
-    for (i = 0; i < size; i++)
-        h = ref_prng_mix(h ^ data[i]);
     fp->fill_end = header_len;
-    fp->fill_seed = h;
+    fp->fill_seed = fp_hash(data, size, 0x6C7A34676174ull ^ size);
 }
 
 /* fp_init_filled for targets whose payload is a block to decode: an input

@@ -29,14 +29,37 @@
  *   u8   blocks: 2 + v % 49
  *   u8   block sizes: bits 0-1 style (uniform to the maximum, all equal,
  *        tiny, mostly small), bits 2-7 event rate (in 64ths)
- *   u32  largest block: v % (192 KiB + 1); the stream stops growing at 1 MiB
+ *   u32  largest block: v % (the size class's largest block + 1); the
+ *        stream stops growing at the class's total (size tiers, below)
  *   u8   data: 0 payload repeated, 1 text over 4 letters, 2 slices of the
  *        dictionaries and the payload
  *   u64  seed of the draws per block (sizes, events, capacities)
  *   u8+u32  dictionary 0 size (fp_dict_len), u8+u32 dictionary 1 size
- *   u32  ring size (SM_RING_SYNC; at least twice the largest block)
+ *   u32  ring size (SM_RING_SYNC): v % (2 x the class's largest block +
+ *        1), at least twice the largest block
  *   u32  corrupted byte's position in its block, u8 its block, u8 its mask
  * (The dictionaries are fz_fill_dict(seed + 0 / + 1) windows.)
+ *
+ * Size tiers (issue 15: an execution costs in proportion to the stream,
+ * which every pass compresses or decodes; libFuzzer kept the large streams
+ * that reached new code and mutated them, and exec/s fell from ~4000 to
+ * ~250 in 20 s). The tier comes from a hash of the whole input
+ * (size_tier), so 15 in 16 mutations of a large input are small again;
+ * with the kind of stream it picks the size class (largest block, total):
+ *   class 0   512 B, 2 KiB          class 2   48 KiB, 160 KiB
+ *   class 1   4 KiB, 16 KiB         class 3   192 KiB, 1 MiB
+ *   tier (share)       fast   HC 1-9   HC 10-12 (optimal parser)
+ *   0 (15/16)          1      0        0
+ *   1 (15/256)         2      1        0
+ *   2 (15/4096)        3      2        1
+ *   3 (1/4096)         3      3        3
+ * 160 KiB is past the 64 KiB window (rings wrap, history slides); 192 KiB
+ * and 1 MiB are what the target drew before, so every size stays
+ * reachable. HC costs ~8x fast per byte, its optimal levels on 4-letter
+ * text far more (lz4 1.9.4 under ASan: 36 ms for a 16 KiB stream at level
+ * 12, 430 ms for 64 KiB; at 1 in 256, its 160 KiB streams took 60% of the
+ * time of a 20 s run's corpus). A dictionary (up to 65 KiB + 1 KiB) fills
+ * the window in every class, so blocks after it slide it out of reach.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +77,21 @@ FZ_TARGET("stream_roundtrip");
 /* A stream's total: blocks past it are empty (speed: 50 blocks of the
  * largest size would be 9.6 MiB per input, each copied and decoded 3 times). */
 #define MAX_TOTAL (1024u * 1024u)
+
+/* The size classes (the header): largest block, total; the class of each
+ * tier for a fast stream, HC levels below 10, HC's optimal levels. */
+static const size_t class_block[4] = { 512u, 4u << 10, 48u << 10, MAX_BLOCK };
+static const size_t class_total[4] = { 2u << 10, 16u << 10, 160u << 10, MAX_TOTAL };
+static const int class_of[3][4] = { { 1, 2, 3, 3 }, { 0, 1, 2, 3 }, { 0, 0, 1, 3 } };
+#define HC_OPT_MIN 10   /* lz4hc.h LZ4HC_CLEVEL_OPT_MIN: the optimal parser */
+
+/* The tier of an input (params.h fp_hash_tier: a hash of all its bytes).
+ * Not instrumented: comparisons libFuzzer traces would be solved for. The
+ * seeds (make_seeds_stream.c) pick their tier with an unused header value. */
+static FZ_NO_COVERAGE int size_tier(const uint8_t *data, size_t size)
+{
+    return fp_hash_tier(data, size, 3);
+}
 
 /* Decoder layouts for ref's stream (DM_RING_SYNC needs the subject's own
  * small ring) and for the subject's own (full history only). */
@@ -125,10 +163,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ref_prng r;
     uint8_t flags, layouts, cls, sizes, kind, corrupt_block, mask, *dicts[2], *stream_data;
     int32_t param;
-    size_t i, nblocks, maxb, total = 0, dict_len[2], corrupt_at;
+    size_t i, nblocks, maxb, total = 0, dict_len[2], corrupt_at, block_cap, total_cap;
     uint64_t seed;
-    uint32_t ring;
-    int dmode;
+    uint32_t ring, maxb_v;
+    int dmode, size_class;
 
     fz_input(data, size);
     fp_init(&fp, data, size, HEADER);
@@ -139,7 +177,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     param = fp_i32(&fp);
     nblocks = 2 + fp_u8(&fp) % 49;
     sizes = fp_u8(&fp);
-    maxb = fp_u32(&fp) % (MAX_BLOCK + 1);
+    maxb_v = fp_u32(&fp);
     kind = fp_u8(&fp) % 3;
     seed = fp_u64(&fp);
     dict_len[0] = fp_dict_len(&fp);
@@ -153,6 +191,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     plan.param = cls == 0 ? param : plan.hc ? (int)((uint32_t)param % 20) - 3
                                             : (int)((uint32_t)param % 256) - 16;
     plan.mode = ((flags >> 3) & 7) % SM_COUNT;   /* bits 3-5 */
+    size_class = class_of[!plan.hc ? 0 : plan.param < HC_OPT_MIN ? 1 : 2][size_tier(data, size)];
+    block_cap = class_block[size_class];
+    total_cap = class_total[size_class];
+    maxb = maxb_v % (block_cap + 1);
     for (i = 0; i < 2; i++) {
         dicts[i] = dict_len[i] ? fz_alloc(dict_len[i]) : NULL;   /* exactly sized */
         if (dicts[i])
@@ -164,7 +206,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     plan.nsteps = nblocks;
     for (i = 0; i < nblocks; i++) {
         stream_step *t = &plan.step[i];
-        t->size = fz_min(draw_size(&r, sizes & 3, maxb), MAX_TOTAL - total);
+        t->size = fz_min(draw_size(&r, sizes & 3, maxb), total_cap - total);
         t->dict = (int)ref_prng_below(&r, 2);
         t->fast_reset = (int)ref_prng_below(&r, 2);
         t->event = SE_NONE;
@@ -178,7 +220,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                              : -(int)ref_prng_below(&r, t->size / 2 + 32);
         total += t->size;
     }
-    plan.ring = ring % (2 * MAX_BLOCK + 1);
+    plan.ring = ring % (2 * block_cap + 1);
     stream_data = fz_alloc(total ? total : 1);
     fill_data(stream_data, total, kind, fp.payload, fp.payload_len, &plan, seed);
 

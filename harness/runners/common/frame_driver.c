@@ -31,10 +31,21 @@ frame_drive frame_drive_decode(const struct lz4_subject *s, void *dctx,
                                size_t out_chunk, const unsigned char *dict, size_t dict_len,
                                unsigned char *out, size_t out_cap)
 {
+    return frame_drive_decode_fed(s, dctx, src, n, in_chunk, out_chunk, dict, dict_len, out,
+                                  out_cap, FRAME_FEED_SLIDE);
+}
+
+frame_drive frame_drive_decode_fed(const struct lz4_subject *s, void *dctx,
+                                   const unsigned char *src, size_t n, size_t in_chunk,
+                                   size_t out_chunk, const unsigned char *dict,
+                                   size_t dict_len, unsigned char *out, size_t out_cap,
+                                   enum frame_feed feed)
+{
     frame_drive d;
     guard_buf gin, gout;
     long long hint = 1;
     int idle = 0;
+    size_t left = 0;   /* FRAME_FEED_REFILL: bytes of the chunk not yet taken */
     memset(&d, 0, sizeof d);
     if (!in_chunk || in_chunk > n)
         in_chunk = n;
@@ -44,9 +55,16 @@ frame_drive frame_drive_decode(const struct lz4_subject *s, void *dctx,
     gout = guard_alloc(out_chunk, 0xA5);
     for (;;) {
         size_t offer = n - d.consumed < in_chunk ? n - d.consumed : in_chunk;
-        unsigned char *in_at = gin.data + in_chunk - offer;   /* ends at the guard page */
-        size_t src_len = offer, dst_len = out_chunk;
-        memcpy(in_at, src + d.consumed, offer);
+        unsigned char *in_at;
+        size_t src_len, dst_len = out_chunk;
+        if (feed == FRAME_FEED_REFILL && left) {
+            offer = left;   /* the rest of the chunk, already in place */
+        } else {
+            memcpy(gin.data + in_chunk - offer, src + d.consumed, offer);
+            left = offer;
+        }
+        in_at = gin.data + in_chunk - offer;   /* ends at the guard page */
+        src_len = offer;
         hint = s->frame_decompress(dctx, gout.data, &dst_len, in_at, &src_len, dict, dict_len);
         d.calls++;
         if (src_len > offer || dst_len > out_chunk) {
@@ -65,6 +83,7 @@ frame_drive frame_drive_decode(const struct lz4_subject *s, void *dctx,
         memcpy(out + d.written, gout.data, dst_len);
         d.written += dst_len;
         d.consumed += src_len;
+        left -= src_len;
         if (hint == 0)
             d.frames++;
         if (d.consumed == n && (dst_len < out_chunk || hint == 0)) {

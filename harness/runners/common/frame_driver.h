@@ -33,12 +33,32 @@ typedef struct frame_drive {
     unsigned long calls;
 } frame_drive;
 
+/* How input is offered, in_chunk bytes at a time (both ways applications
+ * feed LZ4F_decompress):
+ *   FRAME_FEED_SLIDE   every call gets the next in_chunk bytes after what
+ *                      the decoder took (the rest moved up, topped up): one
+ *                      copy of up to in_chunk bytes per call;
+ *   FRAME_FEED_REFILL  a chunk of in_chunk bytes is read, the calls get what
+ *                      is left of it until it is used up, then the next
+ *                      chunk: one copy per chunk. With little output room
+ *                      per call and large chunks, SLIDE's copies cost the
+ *                      input size times the calls (issue 15: 53 s for a
+ *                      1 MiB frame decoded 256 bytes per call). */
+enum frame_feed { FRAME_FEED_SLIDE, FRAME_FEED_REFILL };
+
 /* in_chunk / out_chunk: most bytes offered per call (0: all / out_cap).
- * dict: LZ4F_decompress_usingDict's dictionary, or NULL. */
+ * dict: LZ4F_decompress_usingDict's dictionary, or NULL. Input offered
+ * FRAME_FEED_SLIDE. */
 frame_drive frame_drive_decode(const struct lz4_subject *s, void *dctx,
                                const unsigned char *src, size_t n, size_t in_chunk,
                                size_t out_chunk, const unsigned char *dict, size_t dict_len,
                                unsigned char *out, size_t out_cap);
+/* The same, input offered as `feed` says. */
+frame_drive frame_drive_decode_fed(const struct lz4_subject *s, void *dctx,
+                                   const unsigned char *src, size_t n, size_t in_chunk,
+                                   size_t out_chunk, const unsigned char *dict,
+                                   size_t dict_len, unsigned char *out, size_t out_cap,
+                                   enum frame_feed feed);
 
 const char *frame_drive_outcome_name(enum frame_drive_outcome o);
 

@@ -7,6 +7,23 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GUARD_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(GUARD_ASAN)
+#define GUARD_ASAN 1
+#endif
+#if defined(GUARD_ASAN)
+#include <sanitizer/asan_interface.h>
+#define GUARD_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define GUARD_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define GUARD_POISON(p, n) ((void)(p), (void)(n))
+#define GUARD_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 static int buffer_map_on(void)
 {
     static int on = -1;
@@ -72,10 +89,18 @@ guard_buf guard_dup(const void *src, size_t size)
     return b;
 }
 
+void guard_poison_before(const guard_buf *b, const unsigned char *p)
+{
+    GUARD_UNPOISON(b->data, b->size);
+    GUARD_POISON(b->data, (size_t)(p - b->data));
+}
+
 void guard_free(guard_buf *b)
 {
-    if (b->map)
+    if (b->map) {
+        GUARD_UNPOISON(b->map, b->map_len);    /* a later mapping there starts clean */
         munmap(b->map, b->map_len);
+    }
     b->map = NULL;
     b->data = NULL;
 }

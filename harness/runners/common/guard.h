@@ -23,6 +23,10 @@ guard_buf guard_alloc(size_t size, int fill);
 /* Same, with the usable bytes copied from src; named "input". */
 guard_buf guard_dup(const void *src, size_t size);
 void guard_free(guard_buf *b);
+/* Under ASan: the bytes of b before p poisoned, p to the end not; for a
+ * buffer carved at the end of b (a read or write before it is reported, to
+ * ASan's 8-byte granule). A no-op in other builds. */
+void guard_poison_before(const guard_buf *b, const unsigned char *p);
 
 /* A stream's separate buffers, oldest first (live[i] holds live_size[i]
  * bytes of history): frees those that `window` bytes of newer data follow

@@ -49,13 +49,19 @@ static void hist_event(history *h, const stream_plan *p, int event, int dict)
         hist_set(h, p->dict[dict], p->dict_len[dict]);
 }
 
-static size_t max_dlen(const stream_blocks *b)
+/* The largest of v[0..n), at least 1. */
+static size_t max_of(const size_t *v, size_t n)
 {
     size_t m = 1, i;
-    for (i = 0; i < b->n; i++)
-        if (b->dlen[i] > m)
-            m = b->dlen[i];
+    for (i = 0; i < n; i++)
+        if (v[i] > m)
+            m = v[i];
     return m;
+}
+
+static size_t max_dlen(const stream_blocks *b)
+{
+    return max_of(b->dlen, b->n);
 }
 
 /* ---- ref ------------------------------------------------------------------- */
@@ -154,7 +160,7 @@ void stream_ref_encode(const stream_plan *p, int dmode, const uint8_t *data, str
 /* Where each block's output goes, and what must stay. */
 typedef struct outputs {
     int dmode;
-    guard_buf whole, ring, dict;
+    guard_buf whole, ring, dict, srcs;   /* dict, srcs: stream_guard_tail */
     guard_buf live[STREAM_MAX_STEPS];   /* DM_SEPARATE */
     size_t live_size[STREAM_MAX_STEPS], nlive;
     size_t pos;                          /* rings: where the next block goes */
@@ -203,6 +209,7 @@ static void out_free(outputs *o)
     guard_free(&o->whole);   /* a no-op when not mapped */
     guard_free(&o->ring);
     guard_free(&o->dict);
+    guard_free(&o->srcs);
     for (i = 0; i < o->nlive; i++)
         guard_free(&o->live[i]);
 }
@@ -241,13 +248,16 @@ stream_result stream_subject_decode(const struct lz4_subject *s, const stream_pl
         o.ring = guard_alloc(ring_size(dmode, p, b, slack), 0xA5);
     else if (dmode != DM_SEPARATE)
         o.whole = guard_alloc(b->data_len + slack, 0xA5);
+    o.srcs = guard_alloc(max_of(b->clen, b->n), 0);
+    if (dmode == DM_USINGDICT_COPY)
+        o.dict = guard_alloc(STREAM_WINDOW, 0);
     h.bytes = xmalloc(STREAM_WINDOW + max_dlen(b));
     h.len = 0;
     for (i = 0; i < b->n && res.block < 0; i++) {
         size_t cap = b->dlen[i] + slack;
         int corrupt = (int)i == corrupt_block, r;
-        guard_buf src = guard_dup(b->bytes + b->off[i], b->clen[i]);
-        uint8_t *dst;
+        uint8_t *src = stream_guard_tail(&o.srcs, b->clen[i], "input"), *dst;
+        memcpy(src, b->bytes + b->off[i], b->clen[i]);
         if (b->event[i] != SE_NONE) {
             evdict = b->event[i] == SE_RESET ? NULL : p->dict[b->dict[i]];
             evdict_len = evdict ? p->dict_len[b->dict[i]] : 0;
@@ -265,10 +275,10 @@ stream_result stream_subject_decode(const struct lz4_subject *s, const stream_pl
                 o.pos = 0;
         }
         if (corrupt && b->clen[i])
-            src.data[corrupt_at % b->clen[i]] ^= corrupt_mask ? corrupt_mask : 1;
+            src[corrupt_at % b->clen[i]] ^= corrupt_mask ? corrupt_mask : 1;
         dst = out_place(&o, pos, cap);
         if (!using_dict) {
-            r = s->dstream_decompress(ds, (const char *)src.data, (char *)dst,
+            r = s->dstream_decompress(ds, (const char *)src, (char *)dst,
                                       (int)b->clen[i], (int)cap);
         } else {
             const uint8_t *dict = evdict;
@@ -277,14 +287,12 @@ stream_result stream_subject_decode(const struct lz4_subject *s, const stream_pl
                 dict_len = since < STREAM_WINDOW ? since : STREAM_WINDOW;
                 dict = dst - dict_len;   /* the prefix: dict + dict_len == dst */
             } else if (dmode == DM_USINGDICT_COPY) {
-                if (o.dict.map)
-                    guard_free(&o.dict);
-                o.dict = guard_dup(h.bytes, h.len);
-                guard_label(&o.dict, "dictionary");
-                dict = h.len ? o.dict.data : NULL;
+                uint8_t *copy = stream_guard_tail(&o.dict, h.len, "dictionary");
+                memcpy(copy, h.bytes, h.len);
+                dict = h.len ? copy : NULL;
                 dict_len = h.len;
             }
-            r = s->decompress_safe_using_dict((const char *)src.data, (char *)dst,
+            r = s->decompress_safe_using_dict((const char *)src, (char *)dst,
                                               (int)b->clen[i], (int)cap, (const char *)dict,
                                               (int)dict_len);
         }
@@ -307,7 +315,6 @@ stream_result stream_subject_decode(const struct lz4_subject *s, const stream_pl
             res = stream_problem((int)i, "wrote_before_dst", "block %zu (%s%s): the output of "
                                  "earlier blocks changed", i, stream_dmode_names[dmode],
                                  corrupt ? ", corrupted" : "");
-        guard_free(&src);
         if (corrupt)
             break;   /* after an error the stream is undefined: stop */
         memcpy(h.bytes + h.len, b->data + pos, b->dlen[i]);

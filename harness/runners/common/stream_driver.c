@@ -32,27 +32,35 @@ void stream_blocks_free(stream_blocks *b)
     memset(b, 0, sizeof *b);
 }
 
-/* Room for every step of p. */
+/* Room for every step of p: the blocks at their bound (plus a capacity's
+ * slack, cap_delta < 64), so that adding one does not copy the stream so
+ * far (a realloc per block was quadratic in the stream, issue 15). */
 void stream_blocks_init(stream_blocks *b, const stream_plan *p)
 {
-    size_t n = p->nsteps ? p->nsteps : 1, total = 0, i;
+    size_t n = p->nsteps ? p->nsteps : 1, total = 0, room = 0, i;
     memset(b, 0, sizeof *b);
-    for (i = 0; i < p->nsteps; i++)
+    for (i = 0; i < p->nsteps; i++) {
         total += p->step[i].size;
+        room += ref_compress_bound(p->step[i].size) + 64;
+    }
     b->off = xmalloc(n * sizeof *b->off);
     b->clen = xmalloc(n * sizeof *b->clen);
     b->dlen = xmalloc(n * sizeof *b->dlen);
     b->event = xmalloc(n * sizeof *b->event);
     b->dict = xmalloc(n * sizeof *b->dict);
     b->data = xmalloc(total);
-    b->bytes = NULL;
+    b->bytes = xmalloc(room ? room : 1);
+    b->bytes_cap = room;
 }
 
 void stream_blocks_add(stream_blocks *b, const uint8_t *block, size_t clen, const uint8_t *data,
                        size_t dlen, int event, int dict)
 {
     size_t at = b->n ? b->off[b->n - 1] + b->clen[b->n - 1] : 0;
-    b->bytes = xrealloc(b->bytes, at + clen);
+    if (at + clen > b->bytes_cap) {
+        b->bytes_cap = 2 * (at + clen);
+        b->bytes = xrealloc(b->bytes, b->bytes_cap);
+    }
     memcpy(b->bytes + at, block, clen);
     b->off[b->n] = at;
     b->clen[b->n] = clen;
@@ -187,6 +195,16 @@ static void placer_free(placer *pl)
         guard_free(&pl->live[i]);
 }
 
+unsigned char *stream_guard_tail(const guard_buf *g, size_t n, const char *name)
+{
+    guard_buf view = *g;
+    view.data = g->data + g->size - n;
+    view.size = n;
+    guard_label(&view, name);
+    guard_poison_before(g, view.data);     /* the earlier blocks' bytes: out of bounds */
+    return view.data;
+}
+
 stream_result stream_problem(int block, const char *what, const char *fmt, ...)
 {
     stream_result r;
@@ -218,6 +236,7 @@ stream_result stream_subject_compress(const struct lz4_subject *s, const stream_
     stream_result res = stream_problem(-1, "", "%s", "");
     void *st, *ds[2] = { NULL, NULL };
     placer pl;
+    guard_buf dsts;
     size_t k, at = 0, total = 0;
     int pending_reset = 0;
     for (k = 0; k < p->nsteps; k++)
@@ -228,12 +247,13 @@ stream_result stream_subject_compress(const struct lz4_subject *s, const stream_
         return stream_problem(0, "create_failed", "stream_create(%d) returned NULL", p->hc);
     s->stream_reset(st, p->param, 0);
     placer_init(&pl, p, data, total);
+    dsts = guard_alloc(bound_of(s, stream_plan_max_block(p)) + 64, 0);   /* cap_delta < 64 */
     for (k = 0; k < p->nsteps && res.block < 0; k++) {
         const stream_step *t = &p->step[k];
         int ev = pending_reset && t->event == SE_NONE ? SE_RESET : t->event, r;
         size_t bound = bound_of(s, t->size), cap;
         const char *src;
-        guard_buf dst;
+        unsigned char *dst;
         pending_reset = 0;
         if (ev == SE_RESET)
             s->stream_reset(st, p->param, t->fast_reset);
@@ -252,8 +272,9 @@ stream_result stream_subject_compress(const struct lz4_subject *s, const stream_
         cap = t->cap_delta < 0 && (size_t)-t->cap_delta > bound ? 0
                                                                 : bound + (size_t)t->cap_delta;
         src = placer_put(&pl, data, at, t->size);
-        dst = guard_alloc(cap, 0xA5);
-        r = s->stream_compress(st, src, (char *)dst.data, (int)t->size, (int)cap, p->param);
+        dst = stream_guard_tail(&dsts, cap, "output");
+        memset(dst, 0xA5, cap);
+        r = s->stream_compress(st, src, (char *)dst, (int)t->size, (int)cap, p->param);
         if (r < 0 || (size_t)r > cap)
             res = stream_problem((int)k, "return_above_capacity", "block %zu (%zu bytes, %s, "
                                  "after %s): returned %d, capacity %zu", k, t->size,
@@ -266,8 +287,7 @@ stream_result stream_subject_compress(const struct lz4_subject *s, const stream_
         else if (r == 0)
             pending_reset = 1;   /* lz4.h: after a failure the stream must be reset */
         else
-            stream_blocks_add(out, dst.data, (size_t)r, data + at, t->size, ev, t->dict);
-        guard_free(&dst);
+            stream_blocks_add(out, dst, (size_t)r, data + at, t->size, ev, t->dict);
         placer_done(&pl, t->size, r > 0);
         if (r > 0 && p->mode == SM_SAVEDICT) {
             int saved = s->stream_save_dict(st, (char *)pl.safe.data, (int)STREAM_WINDOW);
@@ -283,5 +303,6 @@ stream_result stream_subject_compress(const struct lz4_subject *s, const stream_
     if (ds[1])
         s->stream_free(ds[1]);
     placer_free(&pl);
+    guard_free(&dsts);
     return res;
 }

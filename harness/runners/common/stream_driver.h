@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "guard.h"
 #include "subject.h"
 
 #define STREAM_WINDOW 65536u   /* the history a block may refer to */
@@ -86,6 +87,7 @@ typedef struct stream_plan {
 typedef struct stream_blocks {
     size_t n;
     uint8_t *bytes;          /* the blocks, one after another */
+    size_t bytes_cap;        /* room in bytes (init: every step's bound) */
     size_t *off, *clen;      /* each block: where in bytes, its size */
     size_t *dlen;            /* its decoded size */
     int *event, *dict;       /* the event before it and its dictionary */
@@ -105,6 +107,15 @@ typedef struct stream_result {
     char what[64];           /* a class: fails_within_bound, return_above_capacity, ... */
     char msg[384];
 } stream_result;
+
+/* The calls of a pass that each take a buffer of their own (a block's
+ * output in compression, its input in decoding, a copied dictionary) share
+ * one guard buffer mapped at the largest size: each call's n bytes are its
+ * last n, so one byte past them still faults (a mapping per call was half
+ * of a small stream's time, issue 15). Returns where they start; the
+ * buffer map names them `name`; under ASan the bytes before them are
+ * poisoned (guard_poison_before). */
+unsigned char *stream_guard_tail(const guard_buf *g, size_t n, const char *name);
 
 /* A result: block (-1: none), class and message. */
 stream_result stream_problem(int block, const char *what, const char *fmt, ...)
