@@ -108,6 +108,9 @@ def class_of_evidence(evidence):
         return "return_above_target"
     if "output differs" in evidence or "does not decode" in evidence:
         return "wrong_output"
+    # a plain build's crash (O2-32: no sanitizer report, the signal alone)
+    if "signal 11" in evidence or "Segmentation fault" in evidence or "SIGSEGV" in evidence:
+        return "SEGV"
     return "unknown"
 
 
