@@ -129,8 +129,11 @@ def read_table():
 
 def table_problems(rows, cases, trees, recs):
     """What is wrong with detection.tsv rows: every row's bug is a case, its
-    release one the case FAILs on (64-bit), its signature the catalogue's,
-    its targets fuzz targets that reach the bug, its times within the cap."""
+    release one the case FAILs on, its signature the catalogue's, its
+    targets fuzz targets that reach the bug (marked "(32-bit)" exactly when
+    the bug fails only in 32-bit builds), its times within the cap. A
+    32-bit bug's row holds on a machine that cannot run 32-bit campaigns
+    (there the catalogue lists it as not benchmarked)."""
     out = []
     fails = db.failing(recs)
     bugs = db.catalogue(cases=cases, releases=(trees, recs))
@@ -139,14 +142,18 @@ def table_problems(rows, cases, trees, recs):
         configs = {x["config"] for x in fails.get(r["case"], {}).get("lz4-" + r["release"], [])}
         if r["case"] not in cases:
             out.append("%s %s: no such case" % key)
-        elif not configs & set(db.CONFIGS_64):
-            out.append("%s does not FAIL on %s in a 64-bit configuration" % key)
-        elif bugs[key].skip or r["signature"] != bugs[key].signature:
+        elif not configs & set(db.CONFIGS_64 + db.CONFIGS_32):
+            out.append("%s does not FAIL on %s" % key)
+        elif (bugs[key].skip and bugs[key].bits == "64") or \
+                r["signature"] != bugs[key].signature:
             out.append("%s %s: not the catalogue's signature" % key)
         elif trees["lz4-" + r["release"]]["commit"] != r["commit"]:
             out.append("%s %s: not the release's commit" % key)
-        elif any(t not in TARGETS or t not in bugs[key].targets for t in r["target"].split("+")):
+        elif any(t not in TARGETS or t not in db.TARGETS_32 + tuple(bugs[key].targets)
+                 for t in r["target"].replace(" (32-bit)", "").split("+")):
             out.append("%s %s: a target that does not reach the bug" % key)
+        elif ("(32-bit)" in r["target"]) != (bugs[key].bits == "32"):
+            out.append("%s %s: the 32-bit mark does not match the release records" % key)
         times = r["runs_cpu_s"].split(",")
         found = [float(t) for t in times if t != "-"]
         if any(t > float(r["cap_cpu_s"]) for t in found):
