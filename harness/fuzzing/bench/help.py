@@ -104,11 +104,15 @@ DESCRIPTION
     case's tests (harness/fuzzing/bench/detect_bugs.py same_defect). Bugs
     of one release with one signature are found together. A bug is
     benchmarked by the targets that call its entry (detect_bugs.py
-    TARGET_ENTRIES: decode_differential, ref_to_subject,
-    compress_roundtrip, frame_decode, frame_roundtrip; alloc_fail only for
-    a test that makes an allocation fail); cases that fail only in 32-bit
-    builds, kernel glue and entries no benchmarked target calls (streaming,
-    frame context reuse) are listed under the table with the reason.
+    TARGET_ENTRIES: decode_differential, ref_to_subject, decode_large,
+    compress_large, compress_roundtrip, frame_decode, frame_roundtrip;
+    alloc_fail only for a test that makes an allocation fail). A case that
+    fails only in 32-bit builds (a length near 2^32) gets 32-bit campaigns
+    (libfuzzer32) of decode_large, its target column marked "(32-bit)",
+    where this machine runs 32-bit sanitizer programs. Kernel glue, entries
+    no benchmarked target calls (streaming, frame context reuse) and, on a
+    machine without 32-bit programs, the 32-bit cases are listed under the
+    table with the reason.
     Releases: every bug x release pair can be run (--tags, --bugs); by
     default, for each bug, the newest release that carries it. Each
     release is exported from the clone into build/releases/TAG (git
