@@ -149,6 +149,18 @@ int compress_mode_or_default(const struct lz4_subject *s, int mode)
     return has ? mode : CM_DEFAULT;
 }
 
+void compress_take_dict(compress_job *j, const uint8_t **p, size_t *len, uint32_t sel)
+{
+    size_t k;
+    if (j->mode != CM_DICT)
+        return;
+    k = sel % (*len + 1);
+    j->dict = fz_src(1, *p, k);
+    j->dict_len = k;
+    *p += k;
+    *len -= k;
+}
+
 size_t compress_needed(const compress_job *j)
 {
     compress_job probe = *j;

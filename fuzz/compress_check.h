@@ -53,6 +53,10 @@ int compress_bound_of(const struct lz4_subject *s, size_t n);
 size_t compress_needed(const compress_job *j);
 /* What compress_default reaches on the job's data with compress_bound. */
 size_t compress_default_size(const compress_job *j);
+/* compress_using_dict (mode CM_DICT): the first sel % (*len + 1) bytes of
+ * p[0..*len) become the job's dictionary (exact, fz_src slot 1); *p and
+ * *len are what is left. Other modes: nothing changes. */
+void compress_take_dict(compress_job *j, const uint8_t **p, size_t *len, uint32_t sel);
 /* Runs the job (twice when asked) and reports what the header describes. */
 void compress_check(const compress_job *j);
 

@@ -101,13 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     desc = fp.payload;
     desc_len = fp.payload_len;
-    if (j.mode == CM_DICT) {
-        size_t d = dict_sel % (desc_len + 1);
-        j.dict = fz_src(1, desc, d);
-        j.dict_len = d;
-        desc += d;
-        desc_len -= d;
-    }
+    compress_take_dict(&j, &desc, &desc_len, dict_sel);
     k = SIZE_LOG_MIN + (size_v >> 28) % SIZE_LOG_CLASSES;
     j.n = ((size_t)1 << k) + (size_v & 0x0FFFFFFFu) % ((size_t)1 << k);
     buf = fz_scratch(11, j.n + 1);

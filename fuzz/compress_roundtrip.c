@@ -112,13 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* The data (and dictionary). */
     desc = fp.payload;
     desc_len = fp.payload_len;
-    if (j.mode == CM_DICT) {
-        size_t k = dict_sel % (desc_len + 1);
-        j.dict = fz_src(1, desc, k);
-        j.dict_len = k;
-        desc += k;
-        desc_len -= k;
-    }
+    compress_take_dict(&j, &desc, &desc_len, dict_sel);
     len = fz_synth_size(size_sel, size_v, 4096, j.mode == CM_HC ? HC_MAX_DATA : MAX_DATA);
     switch (kind & 3) {
     case 1:

@@ -126,16 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     c.cap = cap;
     c.target = target;
 
-    if (s->decompress_safe && !fz_skip("decompress_safe")) {
-        c.kind = FZ_SAFE;
-        r = fz_check_call(&c);
-        fz_result_free(&r);
-    }
-    if (s->decompress_safe_partial && !fz_skip("decompress_safe_partial")) {
-        c.kind = FZ_PARTIAL;
-        r = fz_check_call(&c);
-        fz_result_free(&r);
-    }
+    fz_check_safe_and_partial(&c);
     if (s->decompress_safe_using_dict && !fz_skip("decompress_safe_using_dict")) {
         c.kind = (flags & 1) ? FZ_DICT_PREFIX : FZ_DICT;
         c.dict = dict;

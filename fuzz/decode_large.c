@@ -146,7 +146,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t split, run, n, keep, tail;
     const uint8_t *block;
     fz_call c;
-    fz_result r;
 
     fz_input(data, size);
     fp_init_filled(&fp, data, size, HEADER);
@@ -174,16 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                          FZ_MAX_CAP);
     c.target = c.cap;
 
-    if (s->decompress_safe && !fz_skip("decompress_safe")) {
-        c.kind = FZ_SAFE;
-        r = fz_check_call(&c);
-        fz_result_free(&r);
-    }
-    if (s->decompress_safe_partial && !fz_skip("decompress_safe_partial")) {
-        c.kind = FZ_PARTIAL;
-        r = fz_check_call(&c);
-        fz_result_free(&r);
-    }
+    fz_check_safe_and_partial(&c);
     if ((flags & 1) && !fz_skip("decompress_fast")) {
         c.kind = FZ_SAFE;
         fz_check_fast(&c);

@@ -192,6 +192,10 @@ void fz_result_free(fz_result *r);
 int fz_result_equal(const fz_result *a, const fz_result *b);
 fz_result fz_run_twice(const fz_call *c, size_t fill_len);
 fz_result fz_check_call(const fz_call *c);
+/* fz_check_call of c through decompress_safe, then decompress_safe_partial
+ * (each when the subject has it and LZ4GATE_FUZZ_SKIP does not exclude
+ * it); c->kind is left at FZ_PARTIAL. */
+void fz_check_safe_and_partial(fz_call *c);
 /* decode_differential's further modes. In place (the rule in
  * oracle_call.c): c->kind FZ_SAFE or FZ_PARTIAL, c->cap the decoded size of
  * a block valid as a whole, want its bytes. */

@@ -289,6 +289,21 @@ fz_result fz_check_call(const fz_call *c)
     return res;
 }
 
+void fz_check_safe_and_partial(fz_call *c)
+{
+    fz_result r;
+    if (c->s->decompress_safe && !fz_skip("decompress_safe")) {
+        c->kind = FZ_SAFE;
+        r = fz_check_call(c);
+        fz_result_free(&r);
+    }
+    if (c->s->decompress_safe_partial && !fz_skip("decompress_safe_partial")) {
+        c->kind = FZ_PARTIAL;
+        r = fz_check_call(c);
+        fz_result_free(&r);
+    }
+}
+
 /* ---- decode_differential's further modes ------------------------------ */
 
 /* In-place decoding (lz4.h, "In-place compression and decompression";

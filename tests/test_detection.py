@@ -104,7 +104,7 @@ def test_target_entries_are_called_by_the_targets():
         for helper in TABLE[target].sources:          # fuzz/targets.tsv
             if helper.startswith("fuzz/"):
                 text += open(os.path.join(FUZZ, os.path.basename(helper))).read()
-        if target in ("decode_differential", "ref_to_subject"):
+        if target in ("decode_differential", "ref_to_subject", "decode_large"):   # decoders
             text += open(os.path.join(FUZZ, "oracle_call.c")).read()
             text += open(os.path.join(FUZZ, "oracle.c")).read()
         for e in entries:

@@ -102,30 +102,31 @@ static int b_decompress_safe(const char *s, char *d, int n, int cap)
     return r;
 }
 
+/* ref's partial decode with the sizes as the caller gave them (a negative
+ * one becomes a huge unsigned value). */
+static ref_decode_result ref_partial(const char *s, char *d, int n, int target, int cap,
+                                     ref_profile profile)
+{
+    ref_decode_params p;
+    memset(&p, 0, sizeof p);
+    p.src = (const uint8_t *)s; p.src_len = (size_t)n;
+    p.dst = (uint8_t *)d; p.dst_cap = (size_t)cap;
+    p.partial = 1; p.target = (size_t)target;
+    p.profile = profile;
+    return ref_decode(&p);
+}
+
 static int b_decompress_safe_partial(const char *s, char *d, int n, int target, int cap)
 {
     int r;
     if (SELECTED == MODE_no_negative_guard && (target < 0 || cap < 0)) {
         /* The sizes go through as huge unsigned values, as in a decoder
          * without the guard. */
-        ref_decode_params p;
-        ref_decode_result res;
-        memset(&p, 0, sizeof p);
-        p.src = (const uint8_t *)s; p.src_len = (size_t)n;
-        p.dst = (uint8_t *)d; p.dst_cap = (size_t)cap;
-        p.partial = 1; p.target = (size_t)target;
-        res = ref_decode(&p);
+        ref_decode_result res = ref_partial(s, d, n, target, cap, REF_PROFILE_STRICT);
         return res.status == REF_OK ? (int)res.written : -1;
     }
     if (SELECTED == MODE_partial_stops_early && n >= 0 && target >= 0 && cap >= 0) {
-        ref_decode_params p;
-        ref_decode_result res;
-        memset(&p, 0, sizeof p);
-        p.src = (const uint8_t *)s; p.src_len = (size_t)n;
-        p.dst = (uint8_t *)d; p.dst_cap = (size_t)cap;
-        p.partial = 1; p.target = (size_t)target;
-        p.profile = REF_PROFILE_COMPATIBLE;
-        res = ref_decode(&p);
+        ref_decode_result res = ref_partial(s, d, n, target, cap, REF_PROFILE_COMPATIBLE);
         if (res.status == REF_ERR_TRUNCATED_LITERALS && res.consumed <= (size_t)n) {
             /* and the literal bytes that are there, as upstream does */
             size_t k = (size_t)n - res.consumed, room = (size_t)cap - res.written;
