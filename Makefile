@@ -131,10 +131,10 @@ fuzz: subjects
 BASE ?= kernel
 CANDIDATE ?= upstream
 FUZZ_TIME ?= 60
-GATE_CONFIGS ?= asan64,asan32,O0,O2
+GATE_CONFIGS ?=
 gate: subjects
 	$(PYTHON) ci/gate.py --base $(BASE) --candidate $(CANDIDATE) --fuzz-time $(FUZZ_TIME) \
-		--jobs $(JOBS) --configs $(GATE_CONFIGS) $(if $(STRICT),--strict) \
+		--jobs $(JOBS) $(if $(GATE_CONFIGS),--configs $(GATE_CONFIGS)) $(if $(STRICT),--strict) \
 		$(foreach p,$(PATCHES),--patch $(p))
 
 # Fuzz tooling (python3 -m harness fuzz-bench --help, python3 -m harness fuzz --help).

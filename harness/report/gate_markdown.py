@@ -44,7 +44,9 @@ def header(ctx):
                  code(o.candidate), ctx["identities"]["candidate"],
                  " + patches " + ", ".join(code(os.path.basename(p)) for p in o.patch)
                  if o.patch else ""),
-             "| configurations | %s |" % ", ".join(o.configs),
+             "| configurations | %s%s |" % (", ".join(o.configs),
+                                           " (%s)" % o.config_note if getattr(
+                                               o, "config_note", None) else ""),
              "| fuzzing | %s |" % ("%d s, %d job(s)" % (o.fuzz_time, o.jobs)
                                    if o.fuzz_time else "off"),
              "| stages | %s |" % " · ".join("%s %.1f s" % t for t in g.timings)]
