@@ -2,6 +2,7 @@
 #
 #   make gate      gate a vendoring update: BASE=SPEC CANDIDATE=SPEC PATCHES=...
 #                  FUZZ_TIME=60 JOBS=2 STRICT=1 (default: kernel 6.1 -> upstream 1.9.4)
+#   make gate-stability  the gate RUNS=10 times with other fuzz seeds: verdicts per run
 #   make test      set up (apt-get as root), then every test of the suite (<= 12 min)
 #   make check     the inner loop: a fast subset of `make test` (<= 3 min)
 #   make bench     reference codec vs the system liblz4, side by side; then fuzz-bench
@@ -35,12 +36,12 @@ TEST_WORKERS ?= $(JOBS)
 WARN := -std=c11 -Wall -Wextra -Werror
 
 .PHONY: all help deps subjects test check ref-tests mutants bench contracts regress \
-	releases kernels vectors lz4ref fuzz fuzz-bench corpus-min triage gate clean
+	releases kernels vectors lz4ref fuzz fuzz-bench corpus-min triage gate gate-stability clean
 
 all: ref-tests
 
 help:
-	@sed -n '1,24p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,26p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@bash ci/deps.sh
@@ -136,6 +137,15 @@ gate: subjects
 	$(PYTHON) ci/gate.py --base $(BASE) --candidate $(CANDIDATE) --fuzz-time $(FUZZ_TIME) \
 		--jobs $(JOBS) $(if $(GATE_CONFIGS),--configs $(GATE_CONFIGS)) $(if $(STRICT),--strict) \
 		$(foreach p,$(PATCHES),--patch $(p))
+
+# The gate RUNS times on the same inputs with other fuzz seeds: a table of
+# verdicts and findings per run (python3 -m harness gate-stability --help).
+RUNS ?= 10
+gate-stability: subjects
+	$(PYTHON) -m harness gate-stability --runs $(RUNS) --base $(BASE) --candidate $(CANDIDATE) \
+		--fuzz-time $(FUZZ_TIME) --jobs $(JOBS) $(if $(GATE_CONFIGS),--configs $(GATE_CONFIGS)) \
+		$(if $(STRICT),--strict) $(foreach p,$(PATCHES),--patch $(p)) \
+		$(if $(EXPECT),--expect $(EXPECT)) $(if $(OUT),--out $(OUT))
 
 # Fuzz tooling (python3 -m harness fuzz-bench --help, python3 -m harness fuzz --help).
 # FIND=releases: time to find each catalogued bug on real upstream releases

@@ -75,3 +75,40 @@ def test_one_defect_has_one_signature_whatever_the_sanitizer_saw():
     want = "OOB-READ@decompress_safe_partial in LZ4_decompress_generic"
     assert failure_of(segv)["signature"] == failure_of(heap)["signature"] == want
     assert failure_of(heap)["top"]["line"] == 1900
+
+
+UB_THEN_ASAN = """/stage/lib/lz4frame.c:900:21: runtime error: applying zero offset to null pointer
+    #0 0x40 in LZ4F_compressBegin_usingCDict /stage/lib/lz4frame.c:900:21
+    #1 0x41 in f_frame_compress /work/harness/subjects/adapters/adapter_upstream_frame.c:50:9
+==2==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602 at pc 0x1 bp 0x2 sp 0x3
+READ of size 1 at 0x602 thread T0
+    #0 0x50 in LZ4_decompress_generic /stage/lib/lz4.c:1968:13
+    #1 0x51 in LZ4_decompress_safe /stage/lib/lz4.c:2049:12
+    #2 0x52 in api_decompress_safe /work/harness/subjects/adapters/adapter_lz4_api.h:50:10
+0x602 is located 0 bytes to the right of 9-byte region [0x5f9,0x602)
+"""
+
+
+def test_the_crash_site_is_the_faulting_report_not_an_earlier_ubsan_note():
+    # UBSan in subject code reports and continues; the ASan report after it
+    # is the fault, and its stack names the site (issue 23 item 7).
+    got = failure_of(UB_THEN_ASAN)
+    assert got["top"]["func"] == "LZ4_decompress_generic", got["top"]
+    assert got["signature"] == "OOB-READ@decompress_safe in LZ4_decompress_generic"
+
+
+def test_a_ubsan_report_alone_keeps_its_own_stack():
+    got = failure_of(UB_THEN_ASAN.split("==2==")[0])
+    assert got["top"]["func"] == "LZ4F_compressBegin_usingCDict"
+
+
+def test_entry_presence_is_read_from_the_sides_contract_records():
+    from harness.gate.confirm import entry_present
+    recs = [{"role": "base", "stage": "contracts", "check": "frame_decompress.x", "status": "n/a"},
+            {"role": "base", "stage": "contracts", "check": "decompress_safe.y", "status": "pass"},
+            {"role": "candidate", "stage": "contracts", "check": "frame_decompress.x",
+             "status": "FAIL"}]
+    assert entry_present(recs, "base", "frame_decompress") is False
+    assert entry_present(recs, "base", "decompress_safe") is True
+    assert entry_present(recs, "candidate", "frame_decompress") is True
+    assert entry_present(recs, "base", "unlz4") is None

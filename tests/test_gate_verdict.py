@@ -1,65 +1,197 @@
-"""The gate's verdict rules (harness/gate/verdict.py) on synthetic records:
-a failure is compared with the base in the same configuration only."""
+"""The gate's verdict rules (harness/gate/verdict.py, policy.py) on synthetic
+records: each check compared whole over the configurations of one word
+size, the policy's FAIL / WARN / INFO sections, lost fixes apart from
+regressions, one fix across its ids."""
 import pytest
 
-from harness.gate import verdict
+from harness.gate import fixes, policy, verdict
+from harness.report.gate_report import split_groups
 
 
-def rec(role, check, config, status, verdict_="FAIL", stage="contracts", finding=None):
+def rec(role, check, config, status, verdict_="FAIL", stage="contracts", finding=None,
+        evidence="", **extra):
     r = {"role": role, "check": check, "config": config, "status": status,
          "verdict": verdict_ if status in ("FAIL", "known finding") else status,
-         "stage": stage, "evidence": "", "spec": role}
+         "stage": stage, "evidence": evidence, "spec": role}
     if finding:
         r["finding"] = finding
+    r.update(extra)
     return r
 
 
+def ids(cats, cat):
+    return [i["id"] for i in cats[cat]]
+
+
+WRONG = "accepted: returned 12 (output ab); expected strict: valid, 12 bytes (cd)"
+
+
 @pytest.mark.check
-def test_a_base_failure_in_one_configuration_does_not_hide_a_candidate_failure_in_another():
-    records = [rec("base", "decompress_safe.exact_capacity", "asan32", "FAIL"),
+def test_a_32_bit_failure_of_the_base_does_not_hide_a_64_bit_one_of_the_candidate():
+    records = [rec("base", "decompress_safe.exact_capacity", "asan32", "FAIL", evidence=WRONG),
                rec("base", "decompress_safe.exact_capacity", "asan64", "pass"),
-               rec("candidate", "decompress_safe.exact_capacity", "asan32", "FAIL"),
-               rec("candidate", "decompress_safe.exact_capacity", "asan64", "FAIL")]
+               rec("candidate", "decompress_safe.exact_capacity", "asan32", "FAIL",
+                   evidence=WRONG),
+               rec("candidate", "decompress_safe.exact_capacity", "asan64", "FAIL",
+                   evidence=WRONG)]
     cats = verdict.compare(records)
-    new = {(i["id"], tuple(i["configs"])) for i in cats["new"]}
-    known = {(i["id"], tuple(i["configs"])) for i in cats["known"]}
-    assert new == {("decompress_safe.exact_capacity", ("asan64",))}
-    assert known == {("decompress_safe.exact_capacity", ("asan32",))}
+    assert [(i["id"], i["configs"]) for i in cats["regression"]] == [
+        ("decompress_safe.exact_capacity", ["asan64"])]
+    assert [(i["id"], i["configs"]) for i in cats["known"]] == [
+        ("decompress_safe.exact_capacity", ["asan32"])]
     assert verdict.failed(cats, strict=False)
 
 
 @pytest.mark.check
-def test_lost_fixed_and_known_cases_per_configuration():
+def test_configurations_of_one_word_size_are_compared_whole():
+    # The base crashes in asan64 and O0, the candidate in O2 only: one bug
+    # on both sides (issue 23 item 5), with each side's evidence.
+    crash = "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1"
+    records = [rec("base", "compress_using_dict.x", "asan64", "FAIL", "CRASH", evidence=crash),
+               rec("base", "compress_using_dict.x", "O0", "FAIL", "CRASH", evidence=crash),
+               rec("base", "compress_using_dict.x", "O2", "pass"),
+               rec("candidate", "compress_using_dict.x", "asan64", "pass"),
+               rec("candidate", "compress_using_dict.x", "O0", "pass"),
+               rec("candidate", "compress_using_dict.x", "O2", "FAIL", "CRASH",
+                   evidence="killed by signal 11")]
+    cats = verdict.compare(records)
+    assert ids(cats, "known") == ["compress_using_dict.x"] and not cats["regression"]
+    item = cats["known"][0]
+    assert item["record"]["config"] == "O2" and item["other"]["config"] in ("asan64", "O0")
+    assert "base CRASH in asan64, O0" in item["why"]
+    assert not verdict.failed(cats, strict=False)
+
+
+@pytest.mark.check
+def test_lost_fixed_and_known_cases():
     records = [rec("base", "KLZ4-X", "asan64", "pass", stage="regress"),
                rec("candidate", "KLZ4-X", "asan64", "FAIL", stage="regress"),
-               rec("base", "KLZ4-Y", "asan64", "known finding", stage="regress"),
+               rec("base", "KLZ4-Y", "asan64", "known finding", stage="regress",
+                   evidence="test 1: returned 7"),
                rec("candidate", "KLZ4-Y", "asan64", "pass", stage="regress"),
                rec("base", "KLZ4-Z", "O2", "FAIL", "CRASH", stage="regress"),
                rec("candidate", "KLZ4-Z", "O2", "FAIL", "CRASH", stage="regress")]
     cats = verdict.compare(records)
-    assert [i["id"] for i in cats["lost"]] == ["KLZ4-X"]
-    assert [i["id"] for i in cats["fixed"]] == ["KLZ4-Y"]
-    assert [i["id"] for i in cats["known"]] == ["KLZ4-Z"]
+    assert ids(cats, "lost") == ["KLZ4-X"]
+    assert ids(cats, "fixed") == ["KLZ4-Y"]
+    # Newly fixed keeps its evidence: the base's failing record.
+    assert cats["fixed"][0]["record"]["evidence"] == "test 1: returned 7"
+    assert ids(cats, "known") == ["KLZ4-Z"]
     assert verdict.failed(cats, strict=False)
     assert not verdict.failed(dict(cats, lost=[]), strict=False)
-    assert verdict.failed(dict(cats, lost=[]), strict=True)      # --strict: known is fatal
+    assert not verdict.failed(dict(cats, lost=[]), strict=True)     # known stays INFO
 
 
 @pytest.mark.check
-def test_a_failure_of_another_kind_on_the_base_is_new():
-    records = [rec("base", "c", "asan64", "FAIL", "FAIL"),
-               rec("candidate", "c", "asan64", "FAIL", "CRASH")]
+def test_a_memory_error_where_the_base_only_fails_otherwise_is_a_regression():
+    records = [rec("base", "c", "asan64", "FAIL", "FAIL", evidence=WRONG),
+               rec("candidate", "c", "asan64", "FAIL", "CRASH",
+                   evidence="==1==ERROR: AddressSanitizer: SEGV on unknown address")]
     cats = verdict.compare(records)
-    assert [i["id"] for i in cats["new"]] == ["c"] and not cats["known"]
+    assert ids(cats, "regression") == ["c"] and not cats["known"]
+    assert cats["regression"][0]["failure_kind"] == policy.MEMORY
 
 
 @pytest.mark.check
-def test_candidate_only_entry_points_need_documentation_of_the_candidates_own_tree():
+def test_a_latitude_change_warns_and_fails_only_under_strict():
+    records = [rec("base", "vector.v.decompress_safe", "asan64", "pass"),
+               rec("candidate", "vector.v.decompress_safe", "asan64", "FAIL",
+                   evidence="malformed block accepted: returned 3 (output ab), not a prefix")]
+    cats = verdict.compare(records)
+    assert ids(cats, "changed") == ["vector.v.decompress_safe"]
+    assert cats["changed"][0]["failure_kind"] == policy.LATITUDE
+    assert not verdict.failed(cats, strict=False)
+    assert verdict.failed(cats, strict=True)
+
+
+@pytest.mark.check
+def test_candidate_only_entry_points():
     records = [rec("base", "frame_decompress.x", "asan64", "n/a", "n/a"),
                rec("candidate", "frame_decompress.x", "asan64", "known finding",
                    finding="ULZ4-2023-1227"),
                rec("base", "frame_compress.y", "asan64", "n/a", "n/a"),
-               rec("candidate", "frame_compress.y", "asan64", "FAIL")]
+               rec("candidate", "frame_compress.y", "asan64", "FAIL",
+                   evidence="rejected: returned -1; expected strict: valid"),
+               rec("base", "frame_decompress.z", "asan64", "n/a", "n/a"),
+               rec("candidate", "frame_decompress.z", "asan64", "FAIL",
+                   evidence="malformed block accepted: returned 3")]
     cats = verdict.compare(records)
-    assert [i["id"] for i in cats["known"]] == ["frame_decompress.x"]
-    assert [i["id"] for i in cats["new"]] == ["frame_compress.y"]
+    assert ids(cats, "known") == ["frame_decompress.x"]
+    assert ids(cats, "regression") == ["frame_compress.y"]
+    assert "no such entry point" in cats["regression"][0]["why"]
+    assert ids(cats, "changed") == ["frame_decompress.z"]
+
+
+RANGES = {"ULZ4-2020-783": {"upstream": "v1.8.3..v1.9.2"}}
+TAGS = ["v1.8.2", "v1.8.3", "v1.9.0", "v1.9.1", "v1.9.2", "v1.9.3", "v1.9.4"]
+
+
+@pytest.mark.check
+def test_a_bug_the_base_predates_is_a_regression_with_the_release_that_fixed_it():
+    records = [rec("base", "ULZ4-2020-783", "asan64", "pass", stage="regress"),
+               rec("candidate", "ULZ4-2020-783", "asan64", "FAIL", "CRASH", stage="regress")]
+    old = verdict.Lineage([], fixes.tree_of("upstream", "1.8.2"), RANGES, TAGS)
+    cats = verdict.compare(records, old)
+    assert ids(cats, "regression") == ["ULZ4-2020-783"] and not cats["lost"]
+    assert "fixed upstream in v1.9.3: update to that instead" in cats["regression"][0]["why"]
+    # A base inside or past the range had the bug and carries its fix: lost.
+    for version in ("1.9.3", "1.8.3"):
+        lin = verdict.Lineage([], fixes.tree_of("upstream", version), RANGES, TAGS)
+        assert ids(verdict.compare(records, lin), "lost") == ["ULZ4-2020-783"]
+    # Unknown lineage: the strict reading, a lost fix.
+    assert ids(verdict.compare(records), "lost") == ["ULZ4-2020-783"]
+
+
+@pytest.mark.check
+def test_one_fix_across_its_ids_is_one_group_in_its_worst_category():
+    cases = [{"id": "KLZ4-2014-4611", "cve": "CVE-2014-4611", "commits": []},
+             {"id": "ULZ4-2014-4611", "cve": "CVE-2014-4611", "commits": []},
+             {"id": "KLZ4-GAP-HCLIM", "cve": None, "commits": ["upstream 660d2127 (v1.9.0)"]},
+             {"id": "ULZ4-2019-HCLIM", "cve": None, "commits": ["660d21272e4c8a0f49db5fc1"]},
+             {"id": "KLZ4-PARTIAL-OFFSET0", "cve": None, "commits": ["none"]},
+             {"id": "ULZ4-PARTIAL-OFFSET0", "cve": None, "commits": ["none"]},
+             {"id": "ULZ4-2021-974", "cve": None, "commits": ["0a0922067fdb"]}]
+    groups = fixes.fix_groups(cases)
+    assert groups["KLZ4-2014-4611"] == groups["ULZ4-2014-4611"] == "CVE-2014-4611"
+    assert groups["KLZ4-GAP-HCLIM"] == groups["ULZ4-2019-HCLIM"]
+    assert groups["KLZ4-PARTIAL-OFFSET0"] == groups["ULZ4-PARTIAL-OFFSET0"]
+    assert groups["ULZ4-2021-974"] == "ULZ4-2021-974"
+    # Lost under the kernel's id, fixed under upstream's: one group, lost.
+    records = [rec("base", "KLZ4-2014-4611", "O2-32", "pass", stage="regress"),
+               rec("candidate", "KLZ4-2014-4611", "O2-32", "FAIL", stage="regress"),
+               rec("base", "ULZ4-2014-4611", "O2-32", "FAIL", stage="regress"),
+               rec("candidate", "ULZ4-2014-4611", "O2-32", "pass", stage="regress")]
+    cats = verdict.compare(records, verdict.Lineage(cases))
+    grouped = split_groups(cats)
+    assert [g["signature"] for g in grouped["lost"]] == ["CVE-2014-4611"]
+    assert not grouped["fixed"]
+    rel = {i["id"]: i["relation"] for i in grouped["lost"][0]["items"]}
+    assert rel == {"KLZ4-2014-4611": "lost", "ULZ4-2014-4611": "fixed"}
+
+
+@pytest.mark.check
+def test_the_policy_table_is_the_one_in_the_readme():
+    from conftest import TOP
+    import os
+    with open(os.path.join(TOP, "README.md")) as f:
+        readme = f.read()
+    for line in policy.markdown_table():
+        assert line in readme, line
+
+
+@pytest.mark.check
+def test_every_oracle_class_the_targets_report_has_a_kind():
+    import glob
+    import os
+    import re
+    from conftest import TOP
+    classes = set()
+    for path in glob.glob(os.path.join(TOP, "fuzz", "*.c")) + \
+            glob.glob(os.path.join(TOP, "harness", "runners", "common", "*.c")):
+        with open(path) as f:
+            text = f.read()
+        classes |= set(re.findall(r'fz_finding\(\s*"([a-z_0-9]+)"', text))
+        classes |= set(re.findall(r'fz_finding_by\([^,()]+,\s*"([a-z_0-9]+)"', text))
+        classes |= set(re.findall(r'stream_problem\([^,]+, "([a-z_0-9]+)"', text))
+    missing = sorted(c for c in classes if policy.kind_of_class(c) is None)
+    assert classes and not missing, missing

@@ -29,9 +29,27 @@ def run_stages(gate):
             run()
 
 
+def lineage(gate):
+    """What the verdict needs of the catalogue and the base's tree."""
+    from harness.gate import fixes
+    from harness.report.regressions.releases_table import load_ranges
+    from harness.runners.kernels.tree import generation
+    from harness.subjects.spec import Subject
+    from harness.subjects.stage import stage
+    s = Subject(gate.opts.base)
+    version = gate.base_info().get("version")
+    gen = None
+    if s.kind == "kernel":
+        from harness.subjects.versions import kernel_version
+        version = version or kernel_version(s.path)
+        gen = generation(stage(s))
+    return verdict.Lineage(gate.cases, fixes.tree_of(s.kind, version, gen), load_ranges(),
+                           fixes.release_tags())
+
+
 def decide(gate):
-    """The verdict: {categories, failed} (harness/gate/verdict.py)."""
-    cats = verdict.compare(gate.records)
+    """The verdict: {categories, failed} (harness/gate/verdict.py, policy.py)."""
+    cats = verdict.compare(gate.records, lineage(gate))
     for c, items in verdict.fuzz_items(gate.fuzz_findings).items():
         cats[c] += items
     return {"categories": cats, "failed": verdict.failed(cats, gate.opts.strict)}

@@ -92,6 +92,10 @@ def parser():
                          "mailbox of several patches applies in order)")
     ap.add_argument("--fuzz-time", type=int, default=60, metavar="S",
                     help="seconds of fuzzing in all (0: no fuzzing; default 60)")
+    ap.add_argument("--fuzz-seed", type=int, default=None, metavar="N",
+                    help="libFuzzer's -seed base (default: derived from both subjects' "
+                         "identities; each target adds its own offset; the report prints "
+                         "every seed used, and a rerun with them draws the same inputs)")
     ap.add_argument("--fuzz-targets", default="all", metavar="T,T...",
                     help="the fuzz targets of the replay and fuzz stages (default all: "
                          "fuzz/targets.tsv)")

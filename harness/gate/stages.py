@@ -18,7 +18,10 @@ from harness.runners.compare.run import compare
 from harness.runners.contracts.run import configs_for, run_contracts
 from harness.runners.regress.cases import load_cases
 from harness.runners.regress.run import run_subject
+from harness.gate.confirm import confirm
 from harness.subjects.build import build, info, subject_identity
+from harness.subjects.spec import Subject
+from harness.toolchain import sha
 
 
 class StageError(BadInput):
@@ -65,6 +68,8 @@ class Gate:
         self.skipped = []       # stages skipped on purpose, with the option that did it
         self.notes = []
         self.fuzz_log = []
+        self.seeds = []         # (target, libFuzzer -seed) of the fuzz stage
+        self.seed_base = None   # --fuzz-seed, given or derived
 
     def sides(self):
         o = self.opts
@@ -74,6 +79,11 @@ class Gate:
         if role == "base":
             return subject_identity(self.opts.base)
         return subject_identity(self.opts.candidate, self.opts.patch)
+
+    def base_info(self):
+        """subject.json of the base's first configuration (built by now)."""
+        o = self.opts
+        return info(build(o.base, configs_for(o.base, o.configs)[0], quiet=True))
 
     # ---- stages ---------------------------------------------------------
     def build(self):
@@ -116,6 +126,15 @@ class Gate:
         return campaign.namespace(target=target, jobs=o.jobs, quiet=True,
                                   known_findings=o.known_findings, **subj)
 
+    def stage_roots(self):
+        """{side: its staged tree} for placing a crash's frames."""
+        out = {}
+        for role, spec, patches in self.sides():
+            s = Subject(spec, patches)
+            if s.files:
+                out[role] = os.path.join(BUILD, "stage", s.id)
+        return out
+
     def run_replay(self):
         """The seed corpora, input by input, on the candidate."""
         for t in self.opts.fuzz_targets:
@@ -135,47 +154,41 @@ class Gate:
             files = [os.path.join(seeds, f) for f in sorted(os.listdir(seeds))]
             found = findings.from_crashes(files, binary, env)
             found = {s: f for s, f in found.items() if f["cls"] != "flaky"}
+            findings.classify(found, self.docs, self.identity("candidate"))
             self.add_fuzz(a, "asan64", found)
+
+    def fuzz_seed(self, target):
+        """libFuzzer's -seed for a target: --fuzz-seed, else derived from the
+        inputs (both subjects' identities, the patches, the target), so that
+        a rerun on the same inputs draws the same inputs."""
+        base = self.opts.fuzz_seed
+        if base is None:
+            base = int(sha(self.identity("base"), self.identity("candidate"))[:7], 16)
+        self.seed_base = base
+        return (base + int(sha(target)[:6], 16)) % (2 ** 31 - 1) or 1
 
     def run_fuzz(self):
         per = max(10, self.opts.fuzz_time // len(self.opts.fuzz_targets))
         for t in self.opts.fuzz_targets:
-            progress("  fuzz %s (%d s, %d job(s))" % (t, per, self.opts.jobs))
-            a = self.target_args(t, time=per, engine="libfuzzer")
+            seed = self.fuzz_seed(t)
+            self.seeds.append((t, seed))
+            progress("  fuzz %s (%d s, %d job(s), -seed=%d)" % (t, per, self.opts.jobs, seed))
+            # From the committed seed corpus every time (fresh): a campaign
+            # depends on its inputs and its seed only, not on earlier runs.
+            a = self.target_args(t, time=per, engine="libfuzzer", seed=seed, fresh=True)
             _, found = campaign.run(a, self.docs)
             self.add_fuzz(a, "libfuzzer", found)
 
     def add_fuzz(self, a, config, found):
-        """Classify a target's findings: documented for the candidate's tree
-        is known; so is one whose every reproducer (a sample of its inputs)
-        the base fails the same way; one that the base does not show on some
-        input is new, with that input as its reproducer."""
-        findings.classify(found, self.docs, self.identity("candidate"))
+        """Place every finding of a target once (harness/gate/confirm.py):
+        replayed on the candidate, the base and ref, the side at fault of a
+        pair finding, documentation of the tree at fault. The findings come
+        classified (campaign.run, or run_replay): nothing classifies again."""
         for f in sorted(found.values(), key=lambda f: f["signature"]):
             f.update(target=a.target, config=config, base="n/a")
-            if f["status"] == "known":
-                f["why"] = "documented for the candidate's tree (%s)" % f["finding"]
-            elif a.target != PAIR_TARGET:
-                self.compare_with_base(a, f)
-            else:
-                f["why"] = "base and candidate disagree; not documented"
+            progress("    confirming %s (%s)" % (f["signature"], a.target))
+            confirm(self, a, f)
             self.fuzz_findings.append(f)
-
-    def compare_with_base(self, a, f):
-        b = campaign.replay_args(a)
-        b.subject, b.patch = self.opts.base, []
-        binary = build_target(b)
-        kind = f["signature"].split(" in ")[0]
-        for path in f["inputs"]:
-            got = next(iter(findings.from_crashes([path], binary,
-                                                  target_env(b, "replay")).values()))
-            if got["cls"] == "flaky" or got["signature"].split(" in ")[0] != kind:
-                f.update(input=path, base="pass" if got["cls"] == "flaky" else got["signature"],
-                         why="the base %s this input" % ("passes" if got["cls"] == "flaky"
-                                                         else "fails differently on"))
-                return
-        f.update(status="known", base=f["signature"],
-                 why="the base fails every reproducer the same way (%d)" % len(f["inputs"]))
 
     # ---- coverage ---------------------------------------------------------
     def run_coverage(self):

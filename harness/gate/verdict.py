@@ -1,59 +1,144 @@
-"""The gate's verdict: the candidate's records and fuzz findings compared
-with the base's, configuration by configuration.
+"""The gate's verdict: the candidate's records compared with the base's, one
+check or case at a time, over all configurations of one word size, and the
+policy (harness/gate/policy.py) applied once.
 
-For each check or case and each configuration the candidate failed in:
-  - the base passed                     -> lost fix (case) / new failure (contract)
-  - the base failed the same way        -> known: failing on both (fatal with --strict)
-    (same verdict kind: FAIL, CRASH, TIMEOUT; a base failure in another
-    configuration never counts)
-  - the base failed another way         -> new failure ("fails differently")
-  - the base has no such check (n/a, or not built in that configuration)
-                                        -> known when documented for the
-                                           candidate's own tree, else new
-For each case the candidate passes where the base failed -> newly fixed.
+For each check or case and word size (64-bit configurations together,
+32-bit ones together: a bug of 32-bit builds never hides one of 64-bit
+builds, and the same bug showing in -O0 on one side and -O2 on the other is
+still one bug on both):
+
+  candidate fails | base                       | category
+  ----------------+----------------------------+---------------------------------
+  yes             | passes (has the entry)     | case: lost fix, or a regression
+                  |                            |   when the base predates the bug
+                  |                            | contract: by the failure's kind
+                  |                            |   (regression FAIL / changed WARN)
+  yes             | fails too                  | known: fails on both, each side's
+                  |                            |   evidence shown; a regression if
+                  |                            |   only the candidate's is a memory
+                  |                            |   error
+  yes             | has no such entry point    | known when documented for the
+                  |                            |   candidate's tree; else a case:
+                  |                            |   regression; a contract: by kind
+  no              | fails                      | fixed (with the base's evidence)
 """
+from harness import toolchain
+from harness.gate import policy
+from harness.gate.policy import CATEGORIES, MEMORY
+
 FAILING = ("FAIL", "known finding")
-CATEGORIES = ("lost", "new", "known", "fixed")
 
 
-def _key(r):
-    return (r["stage"], r["check"], r["config"])
+def bits_of(config):
+    try:
+        return toolchain.bits_of(config)
+    except KeyError:
+        return 64
 
 
-def compare(records):
+def _summary(recs):
+    """'CRASH in asan64, O0; FAIL in O2' for the failing records."""
+    by = {}
+    for r in recs:
+        by.setdefault(r["verdict"], []).append(r["config"])
+    return "; ".join("%s in %s" % (v, ", ".join(cs)) for v, cs in sorted(by.items()))
+
+
+class Lineage:
+    """What the verdict needs to know of the cases and the base's tree:
+    fix groups, whether the base predates a bug, where it was fixed."""
+
+    def __init__(self, cases=(), base_tree=None, ranges=None, tags=()):
+        from harness.gate import fixes
+        self.fixes = fixes
+        self.groups = fixes.fix_groups(list(cases)) if cases else {}
+        self.base_tree = base_tree
+        self.ranges = ranges or {}
+        self.tags = list(tags)
+
+    def predates(self, case_id):
+        return self.fixes.base_predates(self.ranges.get(case_id), self.base_tree)
+
+    def fixed_in(self, case_id):
+        return self.fixes.fixed_in(self.ranges.get(case_id), self.tags)
+
+    def group(self, case_id):
+        return self.groups.get(case_id)
+
+
+def _classify(stage, check, cand, base, lineage):
+    """(category, why, failing records shown, the other side's records) for
+    one check and word size, or None when there is nothing to say."""
+    c_fail = [r for r in cand if r["status"] in FAILING]
+    b_fail = [r for r in base if r["status"] in FAILING]
+    b_has = any(r["status"] != "n/a" for r in base)
+    if not c_fail:
+        if b_fail and any(r["status"] == "pass" for r in cand):
+            return "fixed", "base fails (%s), candidate passes" % _summary(b_fail), b_fail, cand
+        return None
+    kinds = {policy.kind_of_record(r) for r in c_fail}
+    kind = next((k for k in (MEMORY,) + policy.FAILING_KINDS if k in kinds), sorted(kinds)[0])
+    if b_fail:
+        b_kinds = {policy.kind_of_record(r) for r in b_fail}
+        if kind == MEMORY and MEMORY not in b_kinds:
+            return ("regression", "a memory-safety error in the candidate (%s); the base "
+                    "fails without one (%s)" % (_summary(c_fail), _summary(b_fail)),
+                    c_fail, b_fail)
+        return "known", "fails on both: base %s; candidate %s" % (
+            _summary(b_fail), _summary(c_fail)), c_fail, b_fail
+    documented = [r for r in c_fail if r["status"] == "known finding"]
+    if not b_has:
+        if documented and len(documented) == len(c_fail):
+            return "known", "documented for the candidate's tree (%s); the base has no such " \
+                "entry point" % documented[0].get("finding"), c_fail, base
+        if stage == "regress":
+            return "regression", "the base has no such entry point; the candidate has this " \
+                "catalogued bug (%s)" % _summary(c_fail), c_fail, base
+        return policy.category_of_new(kind), "the base has no such entry point; %s (%s)" % (
+            kind, _summary(c_fail)), c_fail, base
+    if stage == "regress":
+        if lineage.predates(check):
+            fixed = lineage.fixed_in(check)
+            return "regression", "the base predates this bug; the candidate brings it (%s)%s" % (
+                _summary(c_fail), "; fixed upstream in %s: update to that instead" % fixed
+                if fixed else ""), c_fail, base
+        return "lost", "base passes, candidate fails (%s)" % _summary(c_fail), c_fail, base
+    return policy.category_of_new(kind), "base passes; candidate: %s (%s)" % (
+        kind, _summary(c_fail)), c_fail, base
+
+
+def compare(records, lineage=None):
     """{category: [item]} from the gate's records (role base/candidate). An
-    item is one check/case with the configurations it is in that category."""
-    base = {_key(r): r for r in records if r["role"] == "base"}
-    items = {}
-
-    def add(cat, r, why, base_rec):
-        item = items.setdefault((cat, r["stage"], r["check"]), {
-            "category": cat, "stage": r["stage"], "id": r["check"],
-            "kind": "case" if r["stage"] == "regress" else "contract", "configs": [],
-            "why": why, "record": r, "base": base_rec["status"] if base_rec else "n/a",
-            "finding": r.get("finding")})
-        item["configs"].append(r["config"])
-
+    item is one check or case with the configurations it is in that
+    category; "record" is its first failing record (the base's for a fixed
+    item), "other" the first record of the other side."""
+    lineage = lineage or Lineage()
+    cells = {}
     for r in records:
-        if r["role"] != "candidate":
+        key = (r["stage"], r["check"], bits_of(r["config"]))
+        cells.setdefault(key, {"base": [], "candidate": []})[r["role"]].append(r)
+    items = {}
+    for (stage, check, _), sides in sorted(cells.items()):
+        got = _classify(stage, check, sides["candidate"], sides["base"], lineage)
+        if not got:
             continue
-        b = base.get(_key(r))
-        b_failing = b is not None and b["status"] in FAILING
-        if r["status"] in FAILING:
-            if b is not None and b["status"] == "pass":
-                add("lost" if r["stage"] == "regress" else "new", r, "base passes", b)
-            elif b_failing and b["verdict"] == r["verdict"]:
-                add("known", r, "fails on both", b)
-            elif b_failing:
-                add("new", r, "fails differently: base %s, candidate %s"
-                    % (b["verdict"], r["verdict"]), b)
-            elif r["status"] == "known finding":
-                add("known", r, "documented for the candidate's tree (%s); the base has "
-                    "no such entry point" % r.get("finding"), b)
-            else:
-                add("new", r, "the base has no such entry point", b)
-        elif r["status"] == "pass" and b_failing and r["stage"] == "regress":
-            add("fixed", r, "base fails, candidate passes", b)
+        cat, why, shown, other = got
+        rep = shown[0]
+        item = items.get((cat, stage, check))
+        if item is None:
+            item = items[(cat, stage, check)] = {
+                "category": cat, "stage": stage, "id": check,
+                "kind": "case" if stage == "regress" else "contract", "configs": [],
+                "why": why, "record": rep, "other": other[0] if other else None,
+                "base": ("n/a" if not sides["base"] else
+                         "fails" if any(r["status"] in FAILING for r in sides["base"])
+                         else "passes"),
+                "failure_kind": None if cat == "fixed" else policy.kind_of_record(rep),
+                "finding": rep.get("finding"), "fix": lineage.group(check)
+                if stage == "regress" else None}
+        else:
+            item["why"] += "; " + why
+        item["configs"] += [r["config"] for r in shown if r["config"] not in item["configs"]]
     out = {c: [] for c in CATEGORIES}
     for item in items.values():
         out[item["category"]].append(item)
@@ -63,16 +148,18 @@ def compare(records):
 
 
 def fuzz_items(findings):
-    """Gate items from classified campaign findings (campaign.py)."""
+    """Gate items from confirmed fuzz findings (harness/gate/confirm.py: each
+    has its category and why)."""
     out = {c: [] for c in CATEGORIES}
     for f in findings:
-        cat = "new" if f["status"] == "new" else "known"
+        cat = f.get("category") or "regression"
         out[cat].append({"category": cat, "stage": "fuzz", "id": f["signature"],
                          "kind": "fuzz", "configs": [f["config"]], "why": f["why"],
                          "target": f["target"], "finding": f.get("finding"), "fuzz": f,
-                         "record": None, "base": f.get("base", "n/a")})
+                         "record": None, "other": None, "base": f.get("base", "n/a"),
+                         "failure_kind": f.get("failure_kind"), "fix": None})
     return out
 
 
 def failed(categories, strict):
-    return bool(categories["lost"] or categories["new"] or (strict and categories["known"]))
+    return policy.failed(categories, strict)

@@ -147,9 +147,19 @@ ADAPTER_FUNC = re.compile("^" + ADAPTER_PREFIX + r"\w+$")
 OURS_FILE = re.compile(r"/(harness|fuzz|ref|tests)/")
 
 
+# The report of the error that stopped the program: its stack is the
+# fault's, not that of a UBSan note printed before it (UBSan in subject code
+# reports and continues: toolchain.SUBJECT_UBSAN).
+FATAL_RE = re.compile(r"^.*ERROR: (?:AddressSanitizer|MemorySanitizer|LeakSanitizer): .*$", re.M)
+
+
 def frames_of(text):
-    """[{num, func, file, line}] of the first stack in text (ASan/UBSan)."""
+    """[{num, func, file, line}] of the stack of the fatal sanitizer report
+    in text, else of the first stack (a UBSan report)."""
     out = []
+    fatal = FATAL_RE.search(text)
+    if fatal:
+        text = text[fatal.start():]
     for m in FRAME_RE.finditer(text):
         num = int(m.group(1))
         if out and num == 0:

@@ -2,18 +2,15 @@
 (every item of every group) of the gate."""
 import os
 
+from harness.gate import policy
+from harness.gate.policy import TITLE
 from harness.report import differences
 from harness.report.failure import clip, subject_frames
 from harness.report.groups import SEVERITY, access_of, source_excerpt
 from harness.report.regressions.results import config_key
 
 LIMIT = 60000          # GitHub's comment limit is 65,536 characters
-TITLES = {"lost": "Lost fixes (the candidate fails what the base passes)",
-          "new": "New failures",
-          "known": "Known findings (failing on both, or documented for the candidate's tree)",
-          "fixed": "Newly fixed (good news)"}
-EMPTY = {"lost": "None: every fix the base has, the candidate has too.", "new": "None.",
-         "known": "None.", "fixed": "None."}
+EMPTY = {"lost": "None: every fix the base has, the candidate has too."}
 
 
 def code(text):
@@ -30,14 +27,17 @@ def header(ctx):
     o = g.opts
     verdict = "FAIL" if ctx["decision"]["failed"] else "PASS"
     count = {c: (len(ctx["groups"][c]), len(cats[c])) for c in cats}
+    warn = count["changed"][1]
     lines = ["# lz4gate: %s" % verdict, "",
-             "**%s** %s: %d lost fixes, %d new failures (%d root causes); %d known findings; "
-             "%d newly fixed." % (
+             "**%s** %s: %d lost fixes, %d regressions (%d root causes); %d behaviour "
+             "changes (WARN%s); %d not reproducible; %d known findings; %d newly fixed." % (
                  "Candidate `%s`" % o.candidate,
                  "may not replace base `%s`" % o.base if verdict == "FAIL"
                  else "may replace base `%s`" % o.base,
-                 count["lost"][1], count["new"][1], count["lost"][0] + count["new"][0],
-                 count["known"][1], count["fixed"][1]), "",
+                 count["lost"][1], count["regression"][1],
+                 count["lost"][0] + count["regression"][0], warn,
+                 ", failing under --strict" if o.strict else ", listed, not failing",
+                 count["unconfirmed"][1], count["known"][1], count["fixed"][1]), "",
              "| | |", "|---|---|",
              "| base | %s (%s) |" % (code(o.base), ctx["identities"]["base"]),
              "| candidate | %s (%s)%s |" % (
@@ -47,14 +47,18 @@ def header(ctx):
              "| configurations | %s%s |" % (", ".join(o.configs),
                                            " (%s)" % o.config_note if getattr(
                                                o, "config_note", None) else ""),
-             "| fuzzing | %s |" % ("%d s, %d job(s)" % (o.fuzz_time, o.jobs)
-                                   if o.fuzz_time else "off"),
+             "| fuzzing | %s |" % ("%d s, %d job(s); seeds %s (rerun: --fuzz-seed %d)" % (
+                 o.fuzz_time, o.jobs, ", ".join("%s %d" % s for s in g.seeds),
+                 g.seed_base) if o.fuzz_time and g.seeds
+                 else "%d s, %d job(s)" % (o.fuzz_time, o.jobs) if o.fuzz_time else "off"),
              "| stages | %s |" % " · ".join("%s %.1f s" % t for t in g.timings)]
     if g.skipped:
         lines.append("| **skipped on purpose** | %s |" % "; ".join(
             "%s (%s)" % s for s in g.skipped))
     if o.strict:
-        lines.append("| strict | known findings fail the gate |")
+        lines.append("| strict | behaviour changes (WARN) fail the gate |")
+    lines += ["", "<details><summary>Verdict policy</summary>", ""] + \
+        policy.markdown_table() + ["", "</details>"]
     return lines + [""]
 
 
@@ -88,14 +92,20 @@ def group_lines(ctx, n, grp, full):
             "%s %s" % (code(f["func"]), "(%s:%d)" % (os.path.basename(f["file"]), f["line"])
                        if f["file"] else "") for f in stack))
     out.append("- **Why**: %s" % items[0]["why"])
+    if items[0].get("failure_kind"):
+        out.append("- **Kind**: %s" % items[0]["failure_kind"])
     shown_items = items if full else items[:3]
     for i in shown_items:
         # A fuzz finding is every input with its signature: say how many.
         count = i["fuzz"].get("count") if i.get("fuzz") else None
-        out.append("- %s (%s%s) [%s]%s" % (code(i["id"]), i["kind"],
-                                           ", %d inputs" % count if count else "", ", ".join(
+        rel = i.get("relation", i["category"])
+        out.append("- %s (%s%s) [%s]%s%s" % (code(i["id"]), i["kind"],
+                                             ", %d inputs" % count if count else "", ", ".join(
             sorted(i["configs"], key=config_key)), " — documented: %s" % i["finding"]
-            if i.get("finding") else ""))
+            if i.get("finding") else "", " — %s" % TITLE[rel].lower()
+            if rel != i["category"] else ""))
+        for side, text in evidence(i):
+            out.append("  - %s: %s" % (side, code(clip(text, 240))))
         out.append("  - reproduce: %s" % code(ctx["reproduce"](i)))
         link = ctx["history"](i)
         if link:
@@ -108,13 +118,40 @@ def group_lines(ctx, n, grp, full):
     return out + [""]
 
 
+def evidence(item):
+    """(side, what it did) of both sides where the records say."""
+    out = []
+    if item.get("fuzz"):
+        f = item["fuzz"]
+        reps = f.get("replays") or {}
+        if reps:
+            out.append(("replays", ", ".join("%s %s" % kv for kv in sorted(reps.items()))))
+        if f.get("base") not in (None, "n/a"):
+            out.append(("base", f["base"]))
+        return out
+    rec, other = item.get("record"), item.get("other")
+    mine = "base" if item["category"] == "fixed" or item.get("relation") == "fixed" \
+        else "candidate"
+    theirs = "candidate" if mine == "base" else "base"
+    if rec:
+        out.append((mine, "%s [%s] %s" % (rec["verdict"], rec["config"],
+                                          rec.get("evidence") or "")))
+    if other and other["verdict"] != "n/a":
+        out.append((theirs, "%s [%s] %s" % (other["verdict"], other["config"],
+                                            other.get("evidence") or "")))
+    elif item.get("base") == "n/a" or other:
+        out.append(("base", "has no such entry point"))
+    return out
+
+
 def body(ctx, full):
     """Blocks of lines: a section heading (kind "title") or one group."""
     out = []
-    for cat in ("lost", "new", "known", "fixed"):
+    for cat in policy.CATEGORIES:
         groups = ctx["groups"][cat]
-        out.append(("title", ["## %s" % TITLES[cat], ""] + ([EMPTY[cat], ""] if not groups
-                                                            else [])))
+        title = "## %s: %s (%s)" % (policy.LEVEL[cat], TITLE[cat], len(groups))
+        out.append(("title", [title, ""] + ([EMPTY.get(cat, "None."), ""] if not groups
+                                            else [])))
         for n, grp in enumerate(groups, 1):
             out.append(("group", group_lines(ctx, n, grp, full)))
     return out

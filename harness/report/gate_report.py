@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 
+from harness.gate.policy import CATEGORIES, LEVEL
 from harness.paths import BUILD, TOP, shown
 from harness.report import gate_markdown, junit, sarif
 from harness.report.groups import group
@@ -21,10 +22,27 @@ def candidate_root(gate):
     """Where the candidate's sources the frames point into live (the staged
     copy), and the user's own tree they were copied from (what SARIF's
     locations are relative to: a checkout of it resolves them)."""
-    s = Subject(gate.opts.candidate, gate.opts.patch)
+    return side_root(gate.opts.candidate, gate.opts.patch)
+
+
+def side_root(spec, patches=()):
+    s = Subject(spec, patches)
     if s.files:
         return os.path.join(BUILD, "stage", s.id), s.path
     return TOP, TOP
+
+
+def shown_in_tree(path, roots):
+    """A source path as the reader knows it: relative to the tree of the
+    side it belongs to ("lib/lz4.c"; a base file as "base: lib/lz4/x.c"),
+    never inside lz4gate's build/stage; lz4gate's own files relative to
+    the repository."""
+    path = os.path.abspath(path)
+    for label, (stage_dir, _) in roots:
+        if path.startswith(stage_dir + os.sep) and stage_dir != TOP:
+            rel = os.path.relpath(path, stage_dir)
+            return rel if label == "candidate" else "%s: %s" % (label, rel)
+    return shown(path)
 
 
 def make_context(gate, decision, out):
@@ -33,18 +51,22 @@ def make_context(gate, decision, out):
     repro_dir = os.path.join(out, "reproducers")
     patches = "".join(" --patch %s" % shown(p) for p in o.patch)
 
+    roots = [("candidate", (root, tree)), ("base", side_root(o.base))]
+
     def relpath(path):
-        path = os.path.abspath(path)
-        return os.path.relpath(path, root) if path.startswith(root + os.sep) else shown(path)
+        return shown_in_tree(path, roots)
 
     def reproduce(item):
         config = sorted(item["configs"], key=config_key)[0]     # asan64 first
+        # A newly fixed item fails on the base: that is what reproduces.
+        on_base = item.get("relation", item["category"]) == "fixed"
+        spec, p = (o.base, "") if on_base else (o.candidate, patches)
         if item["kind"] == "case":
             return "python3 -m harness regress --case %s --config %s %s%s" % (
-                item["id"], config, o.candidate, patches)
+                item["id"], config, spec, p)
         if item["kind"] == "contract":
             return "python3 -m harness contracts --config %s --check '%s' %s%s" % (
-                config, item["id"], o.candidate, patches)
+                config, item["id"], spec, p)
         f = item["fuzz"]
         os.makedirs(repro_dir, exist_ok=True)
         with open(f["input"], "rb") as fh:
@@ -76,7 +98,14 @@ def make_context(gate, decision, out):
             "entry_location": lambda entry: entry_definition(root, entry),
             "identities": {"base": subject_identity(o.base),
                            "candidate": subject_identity(o.candidate, o.patch)},
-            "groups": {c: group(items) for c, items in decision["categories"].items()}}
+            "groups": split_groups(decision["categories"])}
+
+
+def split_groups(categories):
+    """{category: [group]}: every item grouped at once (a fix's ids may sit
+    in several categories: groups.group puts them together)."""
+    groups = group([i for items in categories.values() for i in items])
+    return {c: [g for g in groups if g["category"] == c] for c in CATEGORIES}
 
 
 def entry_definition(root, entry):
@@ -101,15 +130,26 @@ def entry_definition(root, entry):
 def findings_json(ctx):
     """The verdict and every finding, in a stable order, nothing that changes
     from run to run (two runs on the same inputs give the same file)."""
-    out = {"verdict": "FAIL" if ctx["decision"]["failed"] else "PASS", "groups": {}}
+    out = {"verdict": "FAIL" if ctx["decision"]["failed"] else "PASS", "groups": {},
+           "levels": LEVEL}
     for cat, groups in ctx["groups"].items():
         out["groups"][cat] = [{
             "signature": g["signature"], "severity": gate_markdown.SEVERITY[g["severity"]],
             "items": sorted(({"id": i["id"], "kind": i["kind"], "configs": sorted(i["configs"]),
-                              "why": i["why"], "finding": i.get("finding")}
+                              "why": stable_why(i), "finding": i.get("finding"),
+                              "relation": i.get("relation", cat),
+                              "failure_kind": i.get("failure_kind")}
                              for i in g["items"]), key=lambda x: (x["kind"], x["id"]))}
             for g in groups]
     return json.dumps(out, indent=1, sort_keys=True) + "\n"
+
+
+# Counts of replays and inputs change from run to run; the rest of "why" does not.
+VOLATILE = re.compile(r"\(\d+ replays\)|\d+ of \d+ replays|confirmed by \d+ replays")
+
+
+def stable_why(item):
+    return VOLATILE.sub("", item["why"]) if item["kind"] == "fuzz" else item["why"]
 
 
 def write_all(gate, decision, out):

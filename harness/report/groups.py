@@ -6,6 +6,7 @@ candidate's source, one command that reproduces it, and the history link."""
 import os
 import re
 
+from harness.gate.policy import CATEGORIES
 from harness.report.failure import SEGV_ACCESS_RE, failure_of, signature, signature_class
 
 # Severity, most severe first.
@@ -95,7 +96,7 @@ def severity(fail):
     access = access_of(fail)
     if access and access["kind"] == "WRITE":
         return 0
-    if access or "SEGV" in text or "overflow" in text:
+    if access or "SEGV" in text or re.search(r"(buffer|heap|stack)[- ]overflow", text):
         return 1
     if LEAK_OR_WRONG.search(text):
         return 2
@@ -164,15 +165,34 @@ def source_excerpt(frame, around=1):
     return ["%5d%s %s" % (i, ">" if i == n else " ", lines[i - 1]) for i in range(lo, hi + 1)]
 
 
-def group(items):
-    """[{signature, severity, category, items, failure}] most severe first."""
-    groups = {}
+def _by_fix(items):
+    """Regression cases of one fix (harness/gate/fixes.py: one CVE or
+    upstream fix, the kernel and upstream ids of one bug) go together, in
+    the most severe category any of them is in: one fix is never shown as
+    lost under one id and newly fixed under another."""
+    worst = {}
     for item in items:
+        if item.get("fix"):
+            rank = CATEGORIES.index(item["category"])
+            worst[item["fix"]] = min(worst.get(item["fix"], rank), rank)
+    for item in items:
+        item["relation"] = item["category"]
+        if item.get("fix"):
+            item["category"] = CATEGORIES[worst[item["fix"]]]
+    return items
+
+
+def group(items):
+    """[{signature, severity, category, items, failure}] most severe first:
+    regression cases by their fix, everything else by failure signature."""
+    groups = {}
+    for item in _by_fix(items):
         fail = failure_of_item(item)
-        key = (item["category"], fail["signature"])
-        g = groups.setdefault(key, {"signature": fail["signature"], "category": item["category"],
+        sig = item["fix"] if item.get("fix") else fail["signature"]
+        key = (item["category"], sig)
+        g = groups.setdefault(key, {"signature": sig, "category": item["category"],
                                     "severity": severity(fail), "items": [], "failure": fail})
+        g["severity"] = min(g["severity"], severity(fail))
         g["items"].append(item)
-    order = {"lost": 0, "new": 1, "known": 2, "fixed": 3}
-    return sorted(groups.values(), key=lambda g: (order[g["category"]], g["severity"],
-                                                  g["signature"]))
+    return sorted(groups.values(), key=lambda g: (CATEGORIES.index(g["category"]),
+                                                  g["severity"], g["signature"]))

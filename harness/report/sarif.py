@@ -7,7 +7,11 @@ import os
 import urllib.parse
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-LEVEL = {"lost": "error", "new": "error", "known": "warning", "fixed": "note"}
+from harness.gate import policy
+
+# The policy's levels as SARIF's: FAIL error, WARN warning, INFO note.
+LEVEL = {c: {policy.FAIL: "error", policy.WARN: "warning", policy.INFO: "note"}[lv]
+         for c, lv in policy.LEVEL.items()}
 
 
 def rule_id(item):
@@ -53,7 +57,7 @@ def location(ctx, path, line, func):
 
 def render(ctx):
     rules, results = {}, []
-    for cat in ("lost", "new", "known", "fixed"):
+    for cat in policy.CATEGORIES:
         for grp in ctx["groups"][cat]:
             for item in grp["items"]:
                 rid = rule_id(item)
