@@ -2,6 +2,7 @@
 import difflib
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -47,12 +48,29 @@ def ids(found, category):
     return {i["id"] for g in found["groups"][category] for i in g["items"]}
 
 
-def test_default_scenario_passes_reports_fixes_and_is_deterministic(tmp_path):
-    proc = gate(tmp_path)
+def without_campaigns(found):
+    """findings.json without the fuzz stage's items (what depends on the
+    fuzzing engine's timing); the seed replays stay."""
+    out = json.loads(json.dumps(found))
+    for cat, groups in out["groups"].items():
+        for g in groups:
+            g["items"] = [i for i in g["items"] if i["configs"] != ["libfuzzer"]]
+        out["groups"][cat] = [g for g in groups if g["items"]]
+    return out
+
+
+def test_default_scenario_with_fuzzing_passes_reports_fixes_and_is_deterministic(tmp_path):
+    # The README's `make gate` (kernel 6.1 -> upstream 1.9.4) with fuzzing
+    # on: every target, the shortest campaign each (10 s), and the
+    # confirmation replays. No FAIL (issue 23: every FAIL must be a defect
+    # of the candidate; 6.1 -> 1.9.4 has none).
+    proc = gate(tmp_path, "--fuzz-time", "1")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     report = (tmp_path / "out" / "report.md").read_text()
     assert report.startswith("# lz4gate: PASS")
-    assert "skipped on purpose** | fuzz (--fuzz-time 0); coverage (--no-coverage)" in report
+    assert "skipped on purpose** | coverage (--no-coverage)" in report
+    assert re.search(r"\| fuzzing \| 1 s, \d+ job\(s\); seeds decode_differential \d+", report)
+    assert "| FAIL | Lost fixes |" in report           # the policy, in the header
     # Upstream 1.9.4 has the three fixes Linux 6.1 lacks (docs/fix-history.md).
     first = findings(tmp_path)
     for case in ("KLZ4-GAP-17543", "KLZ4-GAP-HCLIM", "KLZ4-GAP-3520"):
@@ -60,7 +78,8 @@ def test_default_scenario_passes_reports_fixes_and_is_deterministic(tmp_path):
     assert (tmp_path / "out" / "junit.xml").read_text().startswith("<?xml")
     # With fuzzing off, a second run gives the same verdict and findings.
     again = gate(tmp_path, out="again")
-    assert again.returncode == 0 and findings(tmp_path, "again") == first
+    assert again.returncode == 0
+    assert findings(tmp_path, "again") == without_campaigns(first)
 
 
 def test_subject_against_itself_passes(tmp_path):
@@ -122,7 +141,7 @@ def test_a_planted_compressor_corruption_fails_the_gate_despite_documented_findi
     proc = gate(tmp_path, "--base", "kernel", "--candidate", "kernel", "--patch", patch,
                 "--fuzz-time", "20", "--fuzz-targets", "compress_roundtrip", *SKIP_RUNNERS)
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    new = [g for g in findings(tmp_path)["groups"]["new"]
+    new = [g for g in findings(tmp_path)["groups"]["regression"]
            if any(i["kind"] == "fuzz" for i in g["items"])]
     assert any(g["signature"].startswith("roundtrip@compress_") for g in new), new
 

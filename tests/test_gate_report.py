@@ -39,12 +39,12 @@ def planted_report(tmp_path_factory):
 
 def failing_groups(out):
     found = json.loads((out / "findings.json").read_text())
-    return found["groups"]["lost"] + found["groups"]["new"]
+    return found["groups"]["lost"] + found["groups"]["regression"]
 
 
 def group_sections(report):
-    """{signature: the lines of its group} of the lost-fix and new-failure sections."""
-    body = report.split("## Known findings")[0]
+    """{signature: the lines of its group} of the FAIL sections."""
+    body = report.split("## WARN:")[0]
     out = {}
     for block in re.split(r"^### \d+\. ", body, flags=re.M)[1:]:
         sig = re.search(r"— `([^`]+)`", block.splitlines()[0]).group(1)

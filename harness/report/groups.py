@@ -184,11 +184,19 @@ def _by_fix(items):
 
 def group(items):
     """[{signature, severity, category, items, failure}] most severe first:
-    regression cases by their fix, everything else by failure signature."""
+    the ids of one fix together, everything else by failure signature."""
     groups = {}
-    for item in _by_fix(items):
+    items = _by_fix(items)
+    ids = {}
+    for item in items:
+        if item.get("fix"):
+            ids.setdefault(item["fix"], set()).add(item["id"])
+    for item in items:
         fail = failure_of_item(item)
-        sig = item["fix"] if item.get("fix") else fail["signature"]
+        # A fix with several ids here is one group under its label; anything
+        # else is grouped by its root cause (the failure signature).
+        multi = item.get("fix") and len(ids[item["fix"]]) > 1
+        sig = item["fix"] if multi else fail["signature"]
         key = (item["category"], sig)
         g = groups.setdefault(key, {"signature": sig, "category": item["category"],
                                     "severity": severity(fail), "items": [], "failure": fail})
