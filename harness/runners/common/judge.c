@@ -87,7 +87,9 @@ judge_ref judge_ref_frames(const ref_frame_options *o, const uint8_t *src, size_
     q.profile = REF_PROFILE_STRICT;
     r = ref_frame_decode(&q, src, n, dst, cap);
     v.strict_ok = r.status == REF_FRAME_OK;
-    if (!v.strict_ok) {
+    /* Out of room under strict: the compatible decode takes the same path
+     * to the same end (it only checks less), no need to run it. */
+    if (!v.strict_ok && r.status != REF_FRAME_ERR_OUTPUT_FULL) {
         q.profile = REF_PROFILE_COMPATIBLE;
         r = ref_frame_decode(&q, src, n, dst, cap);
     }
