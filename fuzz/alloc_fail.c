@@ -50,6 +50,7 @@
 #include "params.h"
 #include "stream_driver.h"
 #include "subject.h"
+#include "judge.h"
 
 FZ_TARGET("alloc_fail");
 
@@ -192,12 +193,16 @@ static void frame_decode_check(const struct lz4_subject *s, const draw *d, void 
     size_t len;
     uint8_t *frame = ref_frame_of(d, &len), *out = fz_scratch(2, d->n + 1);
     frame_drive r;
+    judgement v;
     r = frame_drive_decode(s, dctx, frame, len, 0, d->n + 64, NULL, 0, out, d->n + 1);
+    /* ref's frame is valid, strict (ref's encoder): ref's one verdict
+     * (judge.h) leaves the subject no other result than the data. */
+    v = judge_decode(r.outcome == FRAME_DRIVE_COMPLETE,
+                   r.written == d->n && (d->n == 0 || memcmp(out, d->data, d->n) == 0), 1, 1);
     if (r.outcome == FRAME_DRIVE_ERROR && armed(d))
         ;   /* a clean error: the allocation failed */
-    else if (r.outcome != FRAME_DRIVE_COMPLETE || r.written != d->n ||
-             (d->n && memcmp(out, d->data, d->n) != 0))
-        fz_finding(r.outcome == FRAME_DRIVE_COMPLETE ? "wrong_output" : "rejects_valid", entry,
+    else if (v != JUDGE_PASS)
+        fz_finding(judgement_class(v), entry,
                    "ref's %zu-byte frame of %zu bytes, allocation %lu fails: %s%s%s",
                    len, d->n, d->fail_at, frame_drive_outcome_name(r.outcome),
                    r.outcome == FRAME_DRIVE_ERROR ? " " : "",
@@ -383,6 +388,7 @@ static void op_unlz4(const struct lz4_subject *s, const draw *d)
     uint8_t *frame;
     long pos = 0;
     int r, mode;
+    judgement v;
     if (!(s->caps & CAP_UNLZ4) || fz_skip("unlz4"))
         return;
     len = frame_make(NULL, d->data, d->n, &frame);
@@ -396,8 +402,11 @@ static void op_unlz4(const struct lz4_subject *s, const draw *d)
                  : s->unlz4(NULL, 0, fill, flush, NULL, &pos, quiet);
         if (r != 0 && armed(d))
             continue;   /* a clean error */
-        if (r != 0 || out_len != d->n || (d->n && memcmp(out_buf, d->data, d->n) != 0))
-            fz_finding(r != 0 ? "rejects_valid" : "wrong_output", "unlz4",
+        /* ref's legacy frame is valid, strict: ref's one verdict (judge.h) */
+        v = judge_decode(r == 0, out_len == d->n && (d->n == 0 ||
+                                                  memcmp(out_buf, d->data, d->n) == 0), 1, 1);
+        if (v != JUDGE_PASS)
+            fz_finding(judgement_class(v), "unlz4",
                        "%s mode, ref's %zu-byte legacy frame of %zu bytes, allocation %lu "
                        "fails: returned %d, %zu bytes out", mode ? "buffer" : "fill", len,
                        d->n, d->fail_at, r, out_len);

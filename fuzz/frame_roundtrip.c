@@ -84,6 +84,7 @@
 #include "params.h"
 #include "lz4frame_ref.h"
 #include "synth.h"
+#include "judge.h"
 
 FZ_TARGET("frame_roundtrip");
 
@@ -206,6 +207,7 @@ static void subject_decodes(const struct lz4_subject *s, const ref_frame_prefs *
     uint8_t *frame, *out;
     void *dctx;
     frame_drive d;
+    judgement v;
     if (!(s->caps & CAP_FRAME_DECOMPRESS) || fz_skip("frame_decompress") ||
         (dict && !(s->caps & CAP_FRAME_DECOMPRESS_DICT)))
         return;
@@ -220,10 +222,12 @@ static void subject_decodes(const struct lz4_subject *s, const ref_frame_prefs *
     d = frame_drive_decode_fed(s, dctx, frame, len, piece, room ? room : n + 64, dict, dict_len,
                                out, n + 1, feed);
     s->frame_dctx_free(dctx);
-    if (d.outcome != FRAME_DRIVE_COMPLETE || d.written != n ||
-        (n && memcmp(out, data, n) != 0))
-        fz_finding(d.outcome == FRAME_DRIVE_COMPLETE ? "wrong_output" : "rejects_valid",
-                   "frame_decompress",
+    /* ref's frame is valid, strict (ref's encoder): ref's one verdict
+     * (judge.h) leaves the subject no other result than the data. */
+    v = judge_decode(d.outcome == FRAME_DRIVE_COMPLETE,
+                   d.written == n && (n == 0 || memcmp(out, data, n) == 0), 1, 1);
+    if (v != JUDGE_PASS)
+        fz_finding(judgement_class(v), "frame_decompress",
                    "ref's %zu-byte frame of %zu bytes (block max %d, %s, block checksums %d, "
                    "content checksum %d, size %d, dict %zu, stored %d), pieces %zu, room %zu: "
                    "%s%s%s, %zu bytes in, %zu out", len, n, rp->block_max,

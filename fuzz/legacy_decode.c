@@ -2,8 +2,11 @@
  * legacy_decode: arbitrary bytes as a legacy-frame stream (lz4 -l, the
  * kernel's compressed initramfs), decoded by the subject's unlz4()
  * (lib/decompress_unlz4.c) and by ref's frame decoder restricted to legacy
- * frames. Verdict: both succeed with the same bytes, or both fail; a
- * disagreement is a finding.
+ * frames. Verdict: ref's one rule (harness/runners/common/judge.h) on
+ * the stream unlz4 reads: its failure is a finding only where ref's strict
+ * profile decodes the stream, its success only where ref's compatible
+ * profile rejects it or decodes other bytes (offset 0, which the kernel's
+ * decoder rejects and liblz4 accepts, is neither).
  *
  * unlz4 runs in fill mode (input handed out by a fill callback, which
  * returns less than asked only at the end, as the kernel's callers do) on
@@ -36,6 +39,7 @@
 #include "params.h"
 #include "lz4frame_ref.h"
 #include "synth.h"
+#include "judge.h"
 
 FZ_TARGET("legacy_decode");
 
@@ -116,44 +120,33 @@ static size_t buffer_mode_prefix(const uint8_t *p, size_t n)
     return at;
 }
 
-/* ref decodes with the compatible profile (what established decoders
- * accept); a subject that rejects instead is right too when ref's strict
- * profile rejects by a rule of the profile table (e.g. offset 0, which the
- * kernel's decoder rejects and liblz4 accepts). */
-static int strict_rejects_by_profile_rule(const uint8_t *stream, size_t n)
-{
-    ref_frame_options o;
-    ref_frame_result r;
-    ref_frame_options_default(&o);
-    o.formats = REF_FORMAT_LEGACY;
-    o.profile = REF_PROFILE_STRICT;
-    r = ref_frame_decode(&o, stream, n, fz_scratch(2, MAX_OUT), MAX_OUT);
-    return r.status == REF_FRAME_ERR_BLOCK && ref_profile_rule_for(r.block_status) != NULL;
-}
-
-static void judge(const char *mode, int r, const ref_frame_result *ref, const uint8_t *want,
-                  const uint8_t *stream, size_t n)
+static void judge(const char *mode, int r, const judge_ref *view, const ref_frame_result *ref,
+                  size_t n)
 {
     const char *entry = !strcmp(mode, "fill") ? "unlz4(fill)" : "unlz4(buffer)";
     if (out_overflow)
         return;   /* more than MAX_OUT: not compared */
-    if (ref->status == REF_FRAME_OK && r == 0) {
-        if (out_len != ref->written || (out_len && memcmp(out_buf, want, out_len) != 0))
-            fz_finding("wrong_output", entry, "%zu-byte stream: ref decodes %zu bytes, unlz4 "
-                       "flushed %zu%s", n, ref->written, out_len,
-                       out_len == ref->written ? " different bytes" : "");
+    switch (judge_output(view, r == 0, out_buf, out_len)) {
+    case JUDGE_PASS:
         fz_consume(out_buf, out_len);
-    } else if (ref->status == REF_FRAME_OK) {
-        if (strict_rejects_by_profile_rule(stream, n))
-            return;
-        fz_finding("rejects_valid", entry, "%zu-byte stream: ref decodes %zu bytes (%u members); "
-                   "unlz4 returned %d after flushing %zu", n, ref->written, ref->frames, r,
-                   out_len);
-    } else if (r == 0) {
+        break;
+    case JUDGE_WRONG_OUTPUT:
+        fz_finding("wrong_output", entry, "%zu-byte stream: ref decodes %zu bytes, unlz4 "
+                   "flushed %zu%s", n, ref->written, out_len,
+                   out_len == ref->written ? " different bytes" : "");
+        fz_consume(out_buf, out_len);
+        break;
+    case JUDGE_REJECTS_VALID:
+        fz_finding("rejects_valid", entry, "%zu-byte stream: ref (strict) decodes %zu bytes "
+                   "(%u members); unlz4 returned %d after flushing %zu", n, ref->written,
+                   ref->frames, r, out_len);
+        break;
+    case JUDGE_ACCEPTS_INVALID:
         fz_finding("accepts_invalid", entry, "%zu-byte stream: ref rejects it with %s (check %s) "
                    "at byte %llu; unlz4 returned 0 and flushed %zu bytes", n,
                    ref_frame_status_name(ref->status), ref_frame_check_name(ref->failed_check),
                    (unsigned long long)ref->consumed, out_len);
+        break;
     }
 }
 
@@ -166,6 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n, prefix;
     ref_frame_options o;
     ref_frame_result ref;
+    judge_ref view;
     long pos;
     int r;
 
@@ -195,7 +189,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.formats = REF_FORMAT_LEGACY;
     want = fz_scratch(1, MAX_OUT);
     if (!(flags & 2) && !fz_skip("unlz4(fill)")) {
-        ref = ref_frame_decode(&o, stream, n, want, MAX_OUT);
+        view = judge_ref_frames(&o, stream, n, want, MAX_OUT, &ref);
         if (ref.status != REF_FRAME_ERR_OUTPUT_FULL && n) {
             fill_src = stream;
             fill_left = n;
@@ -203,18 +197,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             out_overflow = 0;
             pos = 0;
             r = s->unlz4(NULL, 0, serve, collect, NULL, &pos, quiet_error);
-            judge("fill", r, &ref, want, stream, n);
+            judge("fill", r, &view, &ref, n);
         }
     }
     /* Buffer mode: ref on the prefix unlz4 decodes. */
     if (!(flags & 1) && !fz_skip("unlz4(buffer)") && (prefix = buffer_mode_prefix(stream, n))) {
-        ref = ref_frame_decode(&o, stream, prefix, want, MAX_OUT);
+        view = judge_ref_frames(&o, stream, prefix, want, MAX_OUT, &ref);
         if (ref.status != REF_FRAME_ERR_OUTPUT_FULL) {
             out_len = 0;
             out_overflow = 0;
             pos = 0;
             r = s->unlz4(stream, (long)n, NULL, collect, NULL, &pos, quiet_error);
-            judge("buffer", r, &ref, want, stream, prefix);
+            judge("buffer", r, &view, &ref, prefix);
         }
     }
     free(stream);

@@ -57,29 +57,52 @@ static int fz_ignored(const char *id)
     return 0;
 }
 
-void fz_finding(const char *cls, const char *entry, const char *fmt, ...)
+/* A finding of a two-subject target names the side at fault as a field
+ * of its own, after the message (never in its words: a tool would have to
+ * parse them): "fault: SIDE" in a campaign's record (oracle_record.c, read
+ * by harness/fuzzing/findings.py) and the line "lz4gate-fuzz-fault: SIDE"
+ * right after the failure line (harness/report/failure.py). */
+static void fz_finding_v(const char *side, const char *cls, const char *entry,
+                         const char *fmt, va_list ap)
 {
-    char id[160], message[1024];
-    va_list ap;
-    int ignored;
+    char id[160], message[2048];
+    int ignored, n;
     snprintf(id, sizeof id, "%s@%s", cls, entry);
     ignored = fz_ignored(id);
     fz_ignored_count += ignored;
+    if (!fz_recording() && ignored)
+        return;
+    n = snprintf(message, sizeof message, "lz4gate-fuzz %s: FAIL [%s]: ", fz_target_name, id);
+    vsnprintf(message + n, sizeof message - (size_t)n, fmt, ap);
     if (fz_recording()) {       /* a campaign: count it and keep samples */
-        int n = snprintf(message, sizeof message, "lz4gate-fuzz %s: FAIL [%s]: ",
-                         fz_target_name, id);
-        va_start(ap, fmt);
-        vsnprintf(message + n, sizeof message - (size_t)n, fmt, ap);
-        va_end(ap);
-        fz_record(id, message);
+        char record[sizeof message + 32];
+        snprintf(record, sizeof record, "%s%s%s", message, side && *side ? "\nfault: " : "",
+                 side && *side ? side : "");
+        fz_record(id, record);
         if (ignored || !fz_stop_at_first())
             return;             /* ... and go on */
-    } else if (ignored) {
-        return;
     }
-    fprintf(stderr, "lz4gate-fuzz %s: FAIL [%s]: ", fz_target_name, id);
+    fprintf(stderr, "%s\n", message);
+    if (side && *side)
+        fprintf(stderr, "lz4gate-fuzz-fault: %s\n", side);
+    fflush(stderr);
+    abort();
+}
+
+void fz_finding(const char *cls, const char *entry, const char *fmt, ...)
+{
+    va_list ap;
     va_start(ap, fmt);
-    fz_abort_with(fmt, ap);
+    fz_finding_v(NULL, cls, entry, fmt, ap);
+    va_end(ap);
+}
+
+void fz_finding_by(const char *side, const char *cls, const char *entry, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fz_finding_v(side, cls, entry, fmt, ap);
+    va_end(ap);
 }
 
 /* The name of a row of ref's latitude table (ref/profile.c): every

@@ -13,7 +13,8 @@
  *                     (synth.h)
  *
  * Findings abort with "lz4gate-fuzz TARGET: FAIL [CLASS@ENTRY]: details"
- * (tools parse that line: harness/report/failure.py), other failures of
+ * (tools parse that line: harness/report/failure.py), for the pair target
+ * followed by "lz4gate-fuzz-fault: base|candidate", other failures of
  * the oracle itself with "lz4gate-fuzz TARGET: FAIL: details".
  * Decoder classes: wrong_output (a valid block decoded wrongly),
  * rejects_valid, accepts_invalid (naming ref's status and check),
@@ -88,6 +89,12 @@ static inline size_t fz_max(size_t a, size_t b) { return a > b ? a : b; }
 void fz_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 void fz_finding(const char *cls, const char *entry, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* A finding of the pair target (base_vs_candidate) with the side at fault,
+ * "base" or "candidate" ("" or NULL: none), decided by ref, as a field:
+ * the line "fault: SIDE" after the message in a campaign's record, the line
+ * "lz4gate-fuzz-fault: SIDE" after the failure line when it aborts. */
+void fz_finding_by(const char *side, const char *cls, const char *entry, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Findings counted instead of aborting (LZ4GATE_FUZZ_IGNORE). */
 extern int fz_ignored_count;
 const char *fz_latitude(const char *name);
@@ -139,6 +146,9 @@ typedef struct fz_call {
     /* Non-zero: passed instead of cap / target (a negative size; fz_run's
      * buffer is still cap bytes). */
     int neg_cap, neg_target;
+    /* The pair target: the side s is ("base", "candidate"), named as the
+     * fault of the call's findings (fz_finding_by); NULL elsewhere. */
+    const char *side;
 } fz_call;
 
 typedef struct fz_result {

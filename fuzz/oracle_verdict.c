@@ -2,13 +2,16 @@
  * oracle_verdict.c: the reference expectation for one decoder call and the
  * verdict on a subject's result.
  *
- * Verdict of one decoder call (subject result r, reference ref/):
- *   - both accept: same return, byte-identical output;
- *   - both reject: fine (the error values need not agree);
- *   - they disagree: acceptable only when a named rule explains it:
- *       * a row of ref's profile table (ref_profile_rule_for): ref strict
- *         rejects with that row's status, and the subject's output equals
- *         ref's COMPATIBLE output, or the subject rejects too;
+ * Verdict of one decoder call (subject result r, reference ref/): ref's
+ * one rule (harness/runners/common/judge.h), which every target and the
+ * vector and contract runners share:
+ *   - a rejection is a failure only where ref strict accepts the whole
+ *     input (for a partial decode: the call and the whole block);
+ *   - an acceptance only where ref compatible rejects the call, or returns
+ *     other bytes (the error values of two rejections need not agree);
+ * so a row of ref's profile table (ref_profile_rule_for) lets the subject
+ * accept with ref's COMPATIBLE output or reject. On top of it, named
+ * exceptions:
  *       * a row of ref's latitude table (ref/profile.c, fz_latitude): for
  *         partial decoding only, two conventions of the API
  *         (lz4.h / linux/lz4.h, LZ4_decompress_safe_partial: "@return can
@@ -25,7 +28,9 @@
  *                                   accepts_invalid;
  *           PARTIAL_LOOKAHEAD_REJECT the subject rejects a block that is not
  *                                   valid as a whole before reaching the
- *                                   target, where ref stopped at the target.
+ *                                   target, where ref stopped at the target
+ *                                   (the rule above; the row names the API
+ *                                   text).
  *       * EMPTY_BUFFER_ZERO_TOKEN: with a capacity of 0 (or a partial decode
  *         with nothing to produce, decoded as an empty buffer) upstream
  *         lz4.c and the kernel accept only the one-byte block 0x00 ("empty
@@ -45,6 +50,7 @@
 #include "checks.h"
 #include "oracle.h"
 #include "subject.h"
+#include "judge.h"
 
 /* ---- the reference --------------------------------------------------- */
 
@@ -157,12 +163,6 @@ size_t fz_expect_max(const fz_expect *e)
     return e->partial ? fz_max(m, e->lenient_len) : m;
 }
 
-static int fz_same(int r, const uint8_t *out, const fz_ref *ref)
-{
-    return ref->r.status == REF_OK && r >= 0 && (size_t)r == ref->r.written &&
-           (r == 0 || memcmp(out, ref->out, (size_t)r) == 0);
-}
-
 /* Scratch slot of the decodes the rules below run (only decode_differential,
  * ref_to_subject and base_vs_candidate judge calls; none of them uses it). */
 enum { FZ_RULE_SLOT = 10 };
@@ -217,18 +217,15 @@ static const char *fz_early_end(const fz_call *c, const fz_expect *e, int r, con
     return NULL;
 }
 
-/* NULL when the subject's result is acceptable (then *rule names the rule
- * that allowed a disagreement, or "" for agreement); otherwise the class of
- * finding, with the details in why[]. */
-static const char *fz_judge(const fz_call *c, const fz_expect *e, int r, const uint8_t *out,
-                            const char **rule, char *why, size_t why_len)
+/* The failure classes of an accepted result ref's verdict rejects
+ * (judge.h), once PARTIAL_EARLY_END is ruled out. */
+static const char *fz_accepted_class(const fz_call *c, const fz_expect *e, int r,
+                                     const uint8_t *out, const char **rule, char *why,
+                                     size_t why_len)
 {
     const ref_decode_result *s = &e->strict.r;
     const ref_profile_rule *row = s->status == REF_OK ? NULL : ref_profile_rule_for(s->status);
-    *rule = "";
-    if (r >= 0 && s->status == REF_OK) {
-        if (fz_same(r, out, &e->strict))
-            return NULL;
+    if (s->status == REF_OK) {
         if (e->partial && !e->whole_valid && (size_t)r <= s->written &&
             (r == 0 || memcmp(out, e->strict.out, (size_t)r) == 0))
             return fz_early_end(c, e, r, rule, why, why_len);
@@ -240,26 +237,6 @@ static const char *fz_judge(const fz_call *c, const fz_expect *e, int r, const u
          * wrong bytes instead of an error, a lesser finding than wrong bytes
          * for a valid block. */
         return e->partial && !e->whole_valid ? "malformed_wrong_output" : "wrong_output";
-    }
-    if (r < 0 && s->status != REF_OK)
-        return NULL;
-    if (r < 0) {
-        if (e->empty_token && s->written == 0) {
-            *rule = fz_latitude("EMPTY_BUFFER_ZERO_TOKEN");
-            return NULL;
-        }
-        if (e->partial && !e->whole_valid) {
-            *rule = fz_latitude("PARTIAL_LOOKAHEAD_REJECT");
-            return NULL;
-        }
-        snprintf(why, why_len, "returned %d (error), ref strict decodes %zu bytes", r,
-                 s->written);
-        return "rejects_valid";
-    }
-    /* r >= 0, strict rejects */
-    if (row && fz_same(r, out, &e->compat)) {
-        *rule = row->name;
-        return NULL;
     }
     if (e->partial && (size_t)r <= e->limit && (size_t)r <= e->lenient_len &&
         (r == 0 || memcmp(out, e->lenient, (size_t)r) == 0))
@@ -284,6 +261,45 @@ static const char *fz_judge(const fz_call *c, const fz_expect *e, int r, const u
      * data before the defect (PARTIAL_EARLY_END): other bytes are wrong
      * output. */
     return e->partial ? "malformed_wrong_output" : "accepts_invalid";
+}
+
+/* NULL when the subject's result is acceptable (then *rule names the rule
+ * that allowed a disagreement, or "" for agreement); otherwise the class of
+ * finding, with the details in why[]. The verdict is ref's one rule
+ * (judge.h); the latitudes are named exceptions on top of it. */
+static const char *fz_judge(const fz_call *c, const fz_expect *e, int r, const uint8_t *out,
+                            const char **rule, char *why, size_t why_len)
+{
+    const ref_decode_result *s = &e->strict.r;
+    const ref_profile_rule *row = s->status == REF_OK ? NULL : ref_profile_rule_for(s->status);
+    judge_ref ref;
+    *rule = "";
+    /* The input of a partial decode is the whole block (judge.h). */
+    ref.strict_ok = e->partial ? judge_partial_strict_ok(s->status == REF_OK, e->whole_valid)
+                               : s->status == REF_OK;
+    ref.compat_ok = e->compat.r.status == REF_OK;
+    ref.out = e->compat.out;
+    ref.len = e->compat.r.written;
+    switch (judge_output(&ref, r >= 0, out, r >= 0 ? (size_t)r : 0)) {
+    case JUDGE_PASS:
+        if (r < 0 && s->status == REF_OK)      /* ref stopped at the target */
+            *rule = fz_latitude("PARTIAL_LOOKAHEAD_REJECT");
+        else if (r >= 0 && row)
+            *rule = row->name;
+        return NULL;
+    case JUDGE_REJECTS_VALID:
+        if (e->empty_token && s->written == 0) {
+            *rule = fz_latitude("EMPTY_BUFFER_ZERO_TOKEN");
+            return NULL;
+        }
+        snprintf(why, why_len, "returned %d (error), ref strict decodes %zu bytes", r,
+                 s->written);
+        return "rejects_valid";
+    case JUDGE_ACCEPTS_INVALID:
+    case JUDGE_WRONG_OUTPUT:
+        break;
+    }
+    return fz_accepted_class(c, e, r, out, rule, why, why_len);
 }
 
 /* The reference expectation for call c (target0: the convention for a

@@ -71,6 +71,7 @@
 #include "subject.h"
 #include "params.h"
 #include "synth.h"
+#include "judge.h"
 
 FZ_TARGET("ref_to_subject");
 
@@ -143,10 +144,13 @@ static int pick_run(const uint8_t *b, size_t n, int matches, uint32_t v, run *ou
     return 1;
 }
 
+/* The block is valid, strict (ref made it): ref's one verdict (judge.h)
+ * leaves the call no other result than want bytes of the data; a failure is
+ * the class valid_block. */
 static void exact(const made *m, const fz_call *c, const fz_result *r, size_t want)
 {
-    if (r->r < 0 || (size_t)r->r != want ||
-        (want && memcmp(r->out, m->out, want) != 0))
+    if (judge_decode(r->r >= 0, (size_t)r->r == want &&
+                   (want == 0 || memcmp(r->out, m->out, want) == 0), 1, 1) != JUDGE_PASS)
         fz_finding("valid_block", fz_decoder_names[c->kind],
                    "%s on a valid %s block (%zu bytes -> %zu, dictionary %zu): returned %d, "
                    "want %zu%s (capacity %zu, target %zu)", c->s->name, m->how, m->block_len,

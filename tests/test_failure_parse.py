@@ -1,9 +1,12 @@
 """Reading failures (harness/report/failure.py, groups.py): messages are
 never cut mid-word or from the wrong end, the API entry is found under every
 adapter prefix, and a guard-page fault is attributed to the nearest buffer."""
+import os
+
 import pytest
 
-from harness.report.failure import clip, failure_of, top_subject_frame
+from harness.fuzzing.findings import from_records
+from harness.report.failure import clip, failure_of, fault_of_frames, top_subject_frame
 from harness.report.groups import access_of, where
 
 pytestmark = pytest.mark.check
@@ -112,3 +115,49 @@ def test_entry_presence_is_read_from_the_sides_contract_records():
     assert entry_present(recs, "base", "decompress_safe") is True
     assert entry_present(recs, "candidate", "frame_decompress") is True
     assert entry_present(recs, "base", "unlz4") is None
+
+
+ORACLE_FAIL = ("lz4gate-fuzz base_vs_candidate: FAIL [cross_decode@compress_fast]: kernel's "
+               "10-byte block of 29 bytes decodes in upstream to 29 bytes that differ\n")
+
+
+def test_the_side_at_fault_is_read_from_its_own_line():
+    got = failure_of(ORACLE_FAIL + "lz4gate-fuzz-fault: base\n")
+    assert got["fault"] == "base" and got["kind"] == "cross_decode@compress_fast"
+    assert "fault" not in got["message"]
+    assert failure_of("  " + ORACLE_FAIL + "  lz4gate-fuzz-fault: candidate\n")["fault"] == \
+        "candidate"                                     # as the replay command prints it
+    assert failure_of(ORACLE_FAIL)["fault"] is None
+    # The words of a message are not the field.
+    assert failure_of(ORACLE_FAIL.replace("differ", "differ; fault: base"))["fault"] is None
+
+
+def test_a_campaign_record_carries_the_side_at_fault(tmp_path):
+    (tmp_path / "counts.7").write_text("cross_decode@compress_fast 3\nwrong_output@x 1\n")
+    for fid, extra in (("cross_decode@compress_fast", "\nfault: base"), ("wrong_output@x", "")):
+        (tmp_path / ("%s.7.0.input" % fid)).write_bytes(b"x")
+        (tmp_path / ("%s.7.0.msg" % fid)).write_text(ORACLE_FAIL.strip() + extra)
+    got = from_records(str(tmp_path))
+    assert got["cross_decode@compress_fast"]["fault"] == "base"
+    assert got["cross_decode@compress_fast"]["message"] == ORACLE_FAIL.strip()
+    assert got["wrong_output@x"]["fault"] is None
+
+
+def frames_in(path):
+    return [{"num": 0, "func": "LZ4_decompress_generic", "file": path, "line": 9},
+            {"num": 1, "func": "api_decompress_safe", "file": "/t/adapter_upstream.c", "line": 3}]
+
+
+def test_a_crash_is_put_on_the_side_whose_staged_tree_holds_its_top_frame(tmp_path):
+    base, cand = str(tmp_path / "stage" / "kernel-1a2b"), str(tmp_path / "stage" / "up-3c4d")
+    assert fault_of_frames(frames_in(base + "/lib/lz4/lz4_decompress.c"), base, cand) == "base"
+    assert fault_of_frames(frames_in(cand + "/lib/lz4.c"), base, cand) == "candidate"
+    # A sibling whose name starts like a root is not inside it.
+    assert fault_of_frames(frames_in(base + "-x/lib/lz4.c"), base, cand) is None
+    # Our code, no subject frame, one tree for both sides: no side.
+    assert fault_of_frames(frames_in("/elsewhere/lz4.c"), base, cand) is None
+    assert fault_of_frames([], base, cand) is None
+    assert fault_of_frames(frames_in(base + "/lib/lz4.c"), base, base) is None
+    # Relative roots (build/stage/ID) match the absolute paths of a stack.
+    rel = os.path.relpath(base)
+    assert fault_of_frames(frames_in(base + "/lib/lz4.c"), rel, cand) == "base"

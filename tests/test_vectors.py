@@ -259,6 +259,23 @@ def test_partial_early_end_only_where_the_input_runs_out():
     assert verdict["vector.inv-truncated-literals.decompress_safe_partial"] == "pass", verdict
 
 
+def test_a_partial_decode_may_reject_a_block_invalid_as_a_whole():
+    """Issue 23: the blocks inv-last-literals-* decode (strict) up to their
+    target, the whole output, but break the end-of-block rule as a whole. A
+    partial decoder that checks the whole block (broken:strict_decoders) may
+    reject them, one that accepts them with ref's compatible output
+    (broken:compatible_decoders) is right too (harness/runners/common/
+    judge.h). A block valid as a whole must still be decoded up to the
+    target: inv-output-overflow-last-literals (185 bytes, capacity 184)."""
+    for spec in ("broken:strict_decoders", "broken:compatible_decoders"):
+        recs = run_vectors(spec)
+        assert not failures(recs), "\n".join(failures(recs))
+    recs = run_vectors("broken:partial_rejects_cut", only="vector.inv-output-overflow-")
+    verdict = {r["check"]: r["verdict"] for r in recs}
+    assert verdict["vector.inv-output-overflow-last-literals.decompress_safe_partial"] == \
+        "FAIL", verdict
+
+
 def test_runner_bites_a_tampered_expectation(tmp_path):
     dst = str(tmp_path / "v")
     shutil.copytree(VECTORS, dst)

@@ -21,6 +21,8 @@ ENGINES = ("libfuzzer", "afl", "replay", "env")
 AFL_DRIVER = "/usr/lib/afl/libAFLDriver.a"
 # The oracle every target links (fuzz/oracle.h).
 ORACLE_SOURCES = ("oracle.c", "oracle_record.c", "oracle_verdict.c", "oracle_call.c", "synth.c")
+# ... and the one verdict rule it shares with the runners (harness/runners/common/judge.h).
+ORACLE_COMMON = ("judge.c",)
 INCLUDES = ["-I" + FUZZ, "-I" + REF, "-I" + ADAPTERS, "-I" + COMMON_C]
 
 
@@ -91,6 +93,7 @@ def _check_engine(engine):
 
 def target_sources(target, engine):
     srcs = [os.path.join(FUZZ, f) for f in (target + ".c",) + ORACLE_SOURCES]
+    srcs += [os.path.join(COMMON_C, f) for f in ORACLE_COMMON]
     # fuzz/targets.tsv: fuzz/X.c is a helper of the targets, any other
     # source a runner file under harness/runners/
     srcs += [os.path.join(TOP, s) if s.startswith("fuzz/") else os.path.join(RUNNERS, s)
@@ -123,7 +126,8 @@ def build(args):
     # ref's per-byte loops was the biggest cost of an execution, issue 15)
     # libFuzzer is guided by the subject's and the target's own edges.
     quiet_flags = [f for f in compile_flags if f != "-fsanitize=fuzzer-no-link"]
-    judge = set(refcodec.sources()) | {os.path.join(FUZZ, f) for f in ORACLE_SOURCES}
+    judge = set(refcodec.sources()) | {os.path.join(FUZZ, f) for f in ORACLE_SOURCES} | \
+        {os.path.join(COMMON_C, f) for f in ORACLE_COMMON}
     objs = [objcache.compile_object(cc, quiet_flags if src in judge else compile_flags, src,
                                     what)
             for src in target_sources(args.target, args.engine)] + objs

@@ -44,7 +44,10 @@ def from_records(record_dir):
             with open(paths[0][:-len(".input")] + ".msg", errors="replace") as f:
                 message = f.read().strip()
         cls, _, entry = fid.partition("@")
-        out[fid] = {"signature": fid, "cls": cls, "entry": entry or None,
+        # The pair target's side at fault: a field of the record (fuzz/oracle.c).
+        fault = next((l[len("fault: "):].strip() for l in message.splitlines()[1:]
+                      if l.startswith("fault: ")), None)
+        out[fid] = {"signature": fid, "cls": cls, "entry": entry or None, "fault": fault,
                     "count": max(counts.get(fid, 0), 1), "message": message.splitlines()[0]
                     if message else fid, "input": paths[0] if paths else None,
                     "inputs": paths, "source": "oracle"}
@@ -82,7 +85,7 @@ def from_crashes(files, replay_binary, env, timeout=120, prefix=()):
         out[f["signature"]] = {"signature": f["signature"], "cls": f.get("cls"),
                                "entry": f.get("entry"), "count": 1,
                                "message": f["message"], "input": path, "inputs": [path],
-                               "source": "crash", "top": f.get("top"),
+                               "source": "crash", "top": f.get("top"), "fault": f.get("fault"),
                                "frames": f.get("frames", [])[:8],
                                "report": report_of(proc.stdout) if proc else ""}
     return out

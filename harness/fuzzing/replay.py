@@ -9,7 +9,7 @@ from harness.fuzzing.build import build, describe, subject_config
 from harness.fuzzing.campaign import say, seed_dir
 from harness.fuzzing.environment import target_env
 from harness.paths import TOP
-from harness.report.failure import FAIL_RE, UBSAN_RE, failure_of
+from harness.report.failure import FAIL_RE, FAULT_RE, UBSAN_RE, failure_of
 
 
 def replay(args):
@@ -33,7 +33,7 @@ def replay(args):
         raise BadInput(out.strip().splitlines()[-1])
     lines = out.splitlines()
     keep = [l for l in lines if FAIL_RE.search(l) or "failing input" in l or
-            UBSAN_RE.search(l)]
+            UBSAN_RE.search(l) or FAULT_RE.search(l)]
     print("replay: FAILED (%s on %s)" % (args.target, describe(args)))
     for l in keep[:12] or lines[-12:]:
         print("  " + l)

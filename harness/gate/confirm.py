@@ -21,6 +21,7 @@ from harness.fuzzing.build import build as build_target
 from harness.fuzzing.replay import replay_one
 from harness.fuzzing.targets import PAIR_TARGET
 from harness.gate import policy
+from harness.report.failure import fault_of_frames
 from harness.report.groups import entry_of_check
 
 REPLAYS = 3
@@ -117,7 +118,9 @@ def confirm(gate, a, f):
 
 def _place_pair(gate, f, kind):
     """A confirmed base_vs_candidate finding: the side at fault decides."""
-    fault = f.get("fault") or fault_from_frames(f.get("frames"), gate.stage_roots())
+    roots = gate.stage_roots()
+    fault = f.get("fault") or fault_of_frames(f.get("frames") or [], roots.get("base"),
+                                              roots.get("candidate"))
     if fault == "base":
         fid = gate.docs.fuzz(gate.identity("base"), f["signature"])
         f.update(category="known", finding=fid, base=f["signature"],
@@ -132,13 +135,3 @@ def _place_pair(gate, f, kind):
                  "" if fault == "candidate" else " (no side recorded: the candidate's by "
                  "default)", kind, REPLAYS))
     return f
-
-
-def fault_from_frames(frames, roots):
-    """The side whose staged tree holds the top frame of a crash in the
-    pair target ({side: stage dir}), or None."""
-    for fr in frames or []:
-        for side, root in roots.items():
-            if root and fr.get("file", "").startswith(root.rstrip("/") + "/"):
-                return side
-    return None

@@ -1,6 +1,7 @@
 """What a failing run printed, parsed once: the oracle's verdict line, a
 sanitizer report, a UBSan line. Every tool that reads a failure (the fuzz
 campaigns, triage, the regression runner, the gate) uses these."""
+import os
 import re
 
 # Lines that say a fuzz input failed (the oracle, a sanitizer, libFuzzer).
@@ -18,6 +19,9 @@ ACCESS_RE = re.compile(r"^(READ|WRITE) of size (\d+)", re.M)
 ADAPTER_PREFIX = r"(?:api|a|k|f|r|b)_"
 ADAPTER_FRAME_RE = re.compile(r"#\d+ 0x[0-9a-f]+ in " + ADAPTER_PREFIX + r"(\w+) ")
 UB_RE = re.compile(r"(\S+:\d+:\d+): runtime error: (.*)")
+# The pair target names the side at fault on its own line after the failure
+# line (fuzz/oracle.h, fz_finding_by).
+FAULT_RE = re.compile(r"^\s*lz4gate-fuzz-fault: (base|candidate)\s*$", re.M)
 
 
 # Finding classes of the targets (fuzz/*.c, fuzz/oracle.h) -> "class" of a
@@ -54,10 +58,13 @@ ASAN_CLASSES = {
 
 def failure_of(text):
     """What a failing run printed: {kind, message, entry, cls, frames, top,
-    signature}. kind is what must stay the same while minimising: the
+    signature, fault}. kind is what must stay the same while minimising: the
     oracle's CLASS@ENTRY, or the sanitizer's report type, access and API
-    entry; signature adds the top frame in subject code (signature())."""
+    entry; signature adds the top frame in subject code (signature());
+    fault is the side the pair target blamed ("base", "candidate") or None."""
     out = _failure_of(text)
+    fault = FAULT_RE.search(text)
+    out["fault"] = fault.group(1) if fault else None
     out["frames"] = frames_of(text)
     out["top"] = top_subject_frame(out["frames"])
     out["signature"] = signature(signature_class(out["kind"], text), out["entry"], out["top"])
@@ -198,6 +205,25 @@ def top_subject_frame(frames):
     subject = subject_frames(frames)
     return next((f for f in subject if not ACCESS_HELPER_FUNC.match(f["func"])),
                 subject[0] if subject else None)
+
+
+def fault_of_frames(frames, base_root, candidate_root):
+    """The side of the pair target a sanitizer report is in: "base" or
+    "candidate" when the top subject frame's file lies in that subject's
+    staged tree (build/stage/<subject id>/...), else None (no subject frame,
+    a file in neither tree, or both sides staged from the same tree)."""
+    top = top_subject_frame(frames)
+    if not top or not top["file"]:
+        return None
+    path = os.path.normpath(os.path.abspath(top["file"]))
+    inside = []
+    for side, root in (("base", base_root), ("candidate", candidate_root)):
+        root = os.path.normpath(os.path.abspath(root)) if root else None
+        if root and (path + os.sep).startswith(root + os.sep):
+            inside.append((len(root), side))
+    if not inside or (len(inside) == 2 and inside[0][0] == inside[1][0]):
+        return None
+    return max(inside)[1]         # the deeper root, should one hold the other
 
 
 def clip(text, limit):

@@ -11,6 +11,7 @@
 #include "guard.h"
 #include "lz4ref.h"
 #include "stream_driver.h"
+#include "judge.h"
 
 /* ---- history: the last 64 KiB, by copy ------------------------------------ */
 
@@ -223,6 +224,15 @@ static int before_changed(const uint8_t *out, const uint8_t *want, size_t pos, i
     return memcmp(out + from, want + from, pos - from) != 0;
 }
 
+/* The blocks of a stream the subject decodes are valid, strict: ref's
+ * encoder made them, or ref (strict) decoded the subject's own first
+ * (stream_ref_decode). ref's one verdict (judge.h) leaves a decoder no
+ * other result than their data. */
+static judgement block_verdict(int r, const uint8_t *out, const uint8_t *want, size_t n)
+{
+    return judge_decode(r >= 0, r == (int)n && (n == 0 || memcmp(out, want, n) == 0), 1, 1);
+}
+
 stream_result stream_subject_decode(const struct lz4_subject *s, const stream_plan *p,
                                     const stream_blocks *b, int dmode, size_t slack,
                                     int corrupt_block, size_t corrupt_at, uint8_t corrupt_mask)
@@ -256,6 +266,7 @@ stream_result stream_subject_decode(const struct lz4_subject *s, const stream_pl
     for (i = 0; i < b->n && res.block < 0; i++) {
         size_t cap = b->dlen[i] + slack;
         int corrupt = (int)i == corrupt_block, r;
+        judgement v = JUDGE_PASS;
         uint8_t *src = stream_guard_tail(&o.srcs, b->clen[i], "input"), *dst;
         memcpy(src, b->bytes + b->off[i], b->clen[i]);
         if (b->event[i] != SE_NONE) {
@@ -300,13 +311,14 @@ stream_result stream_subject_decode(const struct lz4_subject *s, const stream_pl
             res = stream_problem((int)i, "return_above_capacity", "block %zu (%s, after %s): "
                                  "returned %d, capacity %zu", i, stream_dmode_names[dmode],
                                  stream_event_names[b->event[i]], r, cap);
-        else if (!corrupt && r != (int)b->dlen[i])
+        else if (!corrupt && (v = block_verdict(r, dst, b->data + pos, b->dlen[i])) !=
+                 JUDGE_PASS && r != (int)b->dlen[i])
             res = stream_problem((int)i, r < 0 ? "rejects_valid" : "wrong_size",
                                  "block %zu of %zu (%zu bytes to %zu, %s, after %s, %zu of "
                                  "history): returned %d", i, b->n, b->clen[i], b->dlen[i],
                                  stream_dmode_names[dmode], stream_event_names[b->event[i]],
                                  h.len, r);
-        else if (!corrupt && memcmp(dst, b->data + pos, b->dlen[i]) != 0)
+        else if (!corrupt && v == JUDGE_WRONG_OUTPUT)
             res = stream_problem((int)i, "wrong_output", "block %zu of %zu (%zu bytes, %s, "
                                  "after %s, %zu of history): the output differs", i, b->n,
                                  b->dlen[i], stream_dmode_names[dmode],

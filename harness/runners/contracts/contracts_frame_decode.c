@@ -19,6 +19,7 @@
 #include "contracts.h"
 #include "frame_driver.h"
 #include "frame_make.h"
+#include "judge.h"
 #include "lz4frame_ref.h"
 #include "testdata.h"
 
@@ -135,8 +136,11 @@ static int decode_made(const made_frame *m, size_t in_chunk, size_t out_chunk,
     }
     d = frame_drive_decode(subject, dctx, m->frame, m->frame_len, in_chunk, out_chunk, dict,
                            dict_len, out, m->content_len + 1);
-    bad = d.outcome != FRAME_DRIVE_COMPLETE || d.written != m->content_len ||
-          (m->content_len && memcmp(out, m->content, m->content_len) != 0) ||
+    /* ref made the frame: valid, strict. ref's one verdict (judge.h) leaves
+     * the subject no other result than the content, and all input read. */
+    bad = judge_decode(d.outcome == FRAME_DRIVE_COMPLETE, d.written == m->content_len &&
+                       (m->content_len == 0 || memcmp(out, m->content, m->content_len) == 0),
+                       1, 1) != JUDGE_PASS ||
           d.consumed != m->frame_len;
     if (bad)
         snprintf(msg, cap, "%s (%zu-byte frame), input chunks of %zu, output room %zu: %s%s%s, "
@@ -271,10 +275,13 @@ static void corrupt(unsigned char *f, size_t len, enum corruption k)
 static int chk_decode_rejects_corrupt(const void *arg, char *msg, unsigned cap)
 {
     ref_frame_prefs p;
+    ref_frame_options o;
     unsigned char *content = testdata_make("mixed", 200000, 8), *frame, *bad_frame;
+    unsigned char *want = xmalloc(200001);
     size_t len, k;
     int bad = 0;
     (void)arg;
+    ref_frame_options_default(&o);
     ref_frame_prefs_default(&p);
     p.block_max = 4; p.linked_blocks = 1; p.block_checksum = 1; p.content_checksum = 1;
     p.content_size = 1;
@@ -283,14 +290,19 @@ static int chk_decode_rejects_corrupt(const void *arg, char *msg, unsigned cap)
     for (k = 0; k < CORRUPTIONS && !bad; k++) {
         size_t chunk;
         size_t n = k == TRUNCATED ? len / 2 : len;
+        judge_ref view;
         memcpy(bad_frame, frame, len);
         corrupt(bad_frame, len, (enum corruption)k);
+        /* Each corruption breaks a frame rule both profiles enforce: ref's
+         * one verdict (judge.h) then makes completing a failure. */
+        view = judge_ref_frames(&o, bad_frame, n, want, 200001, NULL);
         for (chunk = 0; chunk <= 1 && !bad; chunk++) {
             void *dctx = subject->frame_dctx_create();
             unsigned char *out = xmalloc(200001);
             frame_drive d = frame_drive_decode(subject, dctx, bad_frame, n, chunk,
                                                chunk ? 13 : 200001, NULL, 0, out, 200001);
-            if (d.outcome == FRAME_DRIVE_COMPLETE || d.outcome == FRAME_DRIVE_STALLED ||
+            if (judge_output(&view, d.outcome == FRAME_DRIVE_COMPLETE, out, d.written) !=
+                    JUDGE_PASS || d.outcome == FRAME_DRIVE_STALLED ||
                 d.outcome == FRAME_DRIVE_CONTRACT || d.outcome == FRAME_DRIVE_OUTPUT_FULL) {
                 snprintf(msg, cap, "%s broken (%s): decoding ended %s after %zu of %zu input "
                          "bytes, %zu bytes out", corruption_names[k],
@@ -305,6 +317,7 @@ static int chk_decode_rejects_corrupt(const void *arg, char *msg, unsigned cap)
     free(bad_frame);
     free(frame);
     free(content);
+    free(want);
     return bad;
 }
 

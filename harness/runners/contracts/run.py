@@ -20,10 +20,10 @@ CONTRACT_SOURCES = ("contracts/contracts.c", "contracts/contracts_data.c",
                     "contracts/contracts_frame_compress.c",
                     "common/frame_driver.c", "common/frame_make.c",
                     "common/isolate.c", "common/guard.c", "subject_names.c",
-                    "common/jsonl.c", "common/testdata.c")
+                    "common/jsonl.c", "common/testdata.c", "common/judge.c")
 VECTOR_SOURCES = ("vectors/vectors.c", "vectors/vector_load.c", "vectors/json_read.c",
                   "vectors/defined_prefix.c", "common/isolate.c", "common/guard.c",
-                  "subject_names.c", "common/jsonl.c", "common/sha256.c")
+                  "subject_names.c", "common/jsonl.c", "common/sha256.c", "common/judge.c")
 VECTOR_DIR = os.path.join(CORPUS, "vectors")
 DEFAULT_CONFIGS = ["asan64", "asan32", "O0", "O2"]
 

@@ -35,6 +35,21 @@
  *                        input when the block decodes to 17 mod 64 bytes,
  *                        and compress_default writes one byte at
  *                        dst[capacity] for inputs of 17 mod 64 bytes
+ *   compress_flip_last   compress_default flips a bit of the block's last
+ *                        byte (a literal): a valid block of other data
+ *   partial_rejects_cut  decompress_safe_partial rejects a valid block whose
+ *                        output goes on past the target (the wrong side of
+ *                        issue 23's rule: the block is valid as a whole)
+ *
+ * and two conformant subjects, on either side of ref's profile table
+ * (adapter_broken_profile.c), which lz4gate's verdict must not fault:
+ *   strict_decoders      every decoder rejects what ref's strict profile
+ *                        rejects: decompress_safe_partial a block invalid
+ *                        past its target too, LZ4F_decompress and unlz4 a
+ *                        stream with such a block (issue 23)
+ *   compatible_decoders  the block decoders accept what ref's compatible
+ *                        profile accepts (offset 0 as zeros, the end-of-block
+ *                        rules unchecked), with its output
  *
  * The list of modes is the MODE_ table below (harness/subjects/spec.py
  * reads it).
@@ -42,6 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adapter_broken_profile.h"
 #include "lz4ref.h"
 #include "subject.h"
 
@@ -67,6 +83,10 @@ const struct lz4_subject *lz4gate_ref_subject(void);
 #define MODE_frame_mem_cdict_null 18
 #define MODE_compress_no_size_guard 19
 #define MODE_partial_stops_early 20
+#define MODE_compress_flip_last 21
+#define MODE_strict_decoders 22
+#define MODE_compatible_decoders 23
+#define MODE_partial_rejects_cut 24
 #define MODE_(m) MODE_##m
 #define MODE(m) MODE_(m)
 #if !defined(BROKEN)
@@ -84,12 +104,16 @@ static int b_compress_default(const char *s, char *d, int n, int cap)
     /* the same write, for inputs of 17 mod 64 bytes only (as its over-read) */
     if (SELECTED == MODE_overread_and_overwrite && cap >= 0 && (n & 63) == 17)
         d[cap] = 0x5A;
+    if (SELECTED == MODE_compress_flip_last && r > 0)
+        d[r - 1] ^= 1;     /* the last literal: still a valid block */
     return r;
 }
 
 static int b_decompress_safe(const char *s, char *d, int n, int cap)
 {
     int r;
+    if (SELECTED == MODE_compatible_decoders)
+        return bp_decode(s, d, n, cap, 0, 0, NULL, 0, REF_PROFILE_COMPATIBLE);
     if (SELECTED == MODE_ignore_capacity)
         cap = 1 << 20;
     r = lz4gate_ref_subject()->decompress_safe(s, d, n, cap);
@@ -136,10 +160,29 @@ static int b_decompress_safe_partial(const char *s, char *d, int n, int target, 
         }
         return (int)res.written;      /* what came before the defect, if any */
     }
+    if (SELECTED == MODE_compatible_decoders)
+        return bp_decode(s, d, n, cap, 1, target, NULL, 0, REF_PROFILE_COMPATIBLE);
+    if (SELECTED == MODE_strict_decoders && !bp_strict_whole(s, n))
+        return -1;         /* the input is the whole block, invalid */
     r = lz4gate_ref_subject()->decompress_safe_partial(s, d, n, target, cap);
+    if (SELECTED == MODE_partial_rejects_cut && r >= 0) {
+        char *whole = malloc((size_t)r + 1);
+        int fits = whole && lz4gate_ref_subject()->decompress_safe(s, whole, n, r) == r;
+        free(whole);
+        if (!fits)
+            return -1;     /* more output after the target */
+    }
     if (SELECTED == MODE_partial_overshoot && r >= 0 && r < cap)
         d[r] = 0x5A, r++;
     return r;
+}
+
+static int b_decompress_safe_using_dict(const char *s, char *d, int n, int cap,
+                                        const char *dict, int dict_len)
+{
+    if (SELECTED == MODE_compatible_decoders)
+        return bp_decode(s, d, n, cap, 0, 0, dict, dict_len, REF_PROFILE_COMPATIBLE);
+    return lz4gate_ref_subject()->decompress_safe_using_dict(s, d, n, cap, dict, dict_len);
 }
 
 static int b_compress_bound(int n)
@@ -297,9 +340,20 @@ static int b_unlz4(unsigned char *input, long in_len, unlz4_fill_fn fill, unlz4_
         user_flush = flush;
         flush = short_flush;
     }
+    if (SELECTED == MODE_strict_decoders)
+        fill = bp_recording(fill);
     r = lz4gate_ref_subject()->unlz4(input, in_len, fill, flush, output, &pos, error);
     if (posp)
         *posp = pos;
+    if (SELECTED == MODE_strict_decoders && r == 0) {
+        size_t n = (size_t)pos;
+        const unsigned char *seen = fill ? bp_recorded(&n) : input;
+        int ok = bp_legacy_strict_ok(seen, n);
+        if (ok <= 0) {      /* a strict rule broken, or no memory to tell */
+            error(ok < 0 ? (char *)"out of memory" : (char *)"Decoding failed");
+            return -1;
+        }
+    }
     if (SELECTED == MODE_unlz4_no_padding && r == 0 && !fill && in_len - pos >= 4) {
         error((char *)"Decoding failed");   /* the zero word read as a chunk size */
         return -1;
@@ -319,11 +373,19 @@ static void replace_block_slots(struct lz4_subject *t)
     t->compress_default = b_compress_default;
     t->decompress_safe = b_decompress_safe;
     t->decompress_safe_partial = b_decompress_safe_partial;
+    t->decompress_safe_using_dict = b_decompress_safe_using_dict;
     t->compress_bound = b_compress_bound;
 }
 
 static void replace_frame_decoder_slots(struct lz4_subject *t)
 {
+    if (SELECTED == MODE_strict_decoders) {
+        t->frame_dctx_create = bp_strict_dctx_create;
+        t->frame_dctx_free = bp_strict_dctx_free;
+        t->frame_dctx_reset = bp_strict_dctx_reset;
+        t->frame_decompress = bp_strict_frame_decompress;
+        return;
+    }
     t->frame_dctx_create = b_dctx_create;
     t->frame_dctx_free = b_dctx_free;
     t->frame_dctx_reset = b_frame_reset2;

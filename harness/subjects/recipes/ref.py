@@ -33,4 +33,6 @@ def build_broken(b, stage):
     objs, link, info = build_ref(b, stage, entry="lz4gate_ref_subject")
     objs.append(b.compile(os.path.join(ADAPTERS, "adapter_broken.c"), "broken",
                           REF_FLAGS + ["-I" + ADAPTERS, "-DBROKEN=" + b.s.variant]))
+    objs.append(b.compile(os.path.join(ADAPTERS, "adapter_broken_profile.c"), "broken_profile",
+                          REF_FLAGS + ["-I" + ADAPTERS]))
     return objs, link, info
