@@ -96,6 +96,9 @@ def parser():
                     help="libFuzzer's -seed base (default: derived from both subjects' "
                          "identities; each target adds its own offset; the report prints "
                          "every seed used, and a rerun with them draws the same inputs)")
+    ap.add_argument("--replay-inputs", default=None, metavar="DIR",
+                    help="also replay these inputs in the replay stage: files named "
+                         "TARGET-*.bin, as an earlier report's reproducers/ holds them")
     ap.add_argument("--fuzz-targets", default="all", metavar="T,T...",
                     help="the fuzz targets of the replay and fuzz stages (default all: "
                          "fuzz/targets.tsv)")
@@ -147,6 +150,8 @@ def parse(argv):
             raise BadInput("patch file %s does not exist" % p)
     Subject(a.base)                        # an unknown SPEC or a missing tree: now,
     Subject(a.candidate, a.patch)          # before any stage prints anything
+    if a.replay_inputs and not os.path.isdir(a.replay_inputs):
+        raise BadInput("--replay-inputs %s is not a directory" % a.replay_inputs)
     if a.known_findings and not os.path.isfile(a.known_findings):
         raise BadInput("--known-findings %s does not exist" % a.known_findings)
     if a.no_coverage and "coverage" not in a.skip:

@@ -135,14 +135,24 @@ class Gate:
                 out[role] = os.path.join(BUILD, "stage", s.id)
         return out
 
+    def replay_files(self, target):
+        """The seed corpus of a target, and the --replay-inputs named for it."""
+        seeds = campaign.seed_dir(target)
+        files = [os.path.join(seeds, f) for f in sorted(os.listdir(seeds))]
+        extra = self.opts.replay_inputs
+        if extra:
+            files += [os.path.join(extra, f) for f in sorted(os.listdir(extra))
+                      if f.startswith(target + "-")]
+        return files
+
     def run_replay(self):
-        """The seed corpora, input by input, on the candidate."""
+        """The seed corpora (and --replay-inputs), input by input, on the candidate."""
         for t in self.opts.fuzz_targets:
             a = self.target_args(t, engine="replay")
             binary = build_target(a)
-            seeds = campaign.seed_dir(t)
+            files = self.replay_files(t)
             env = target_env(a, "replay")
-            proc = subprocess.run([binary, seeds], stdout=subprocess.PIPE,
+            proc = subprocess.run([binary] + files, stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, universal_newlines=True,
                                   errors="replace", env=env)
             self.fuzz_log.append("replay %s: exit %d\n%s" % (t, proc.returncode,
@@ -151,7 +161,6 @@ class Gate:
                 continue
             if proc.returncode == 2 and "failing input" not in proc.stdout:
                 raise BadInput("replay %s: %s" % (t, proc.stdout.strip().splitlines()[-1]))
-            files = [os.path.join(seeds, f) for f in sorted(os.listdir(seeds))]
             found = findings.from_crashes(files, binary, env)
             found = {s: f for s, f in found.items() if f["cls"] != "flaky"}
             findings.classify(found, self.docs, self.identity("candidate"))
