@@ -66,11 +66,20 @@ class Lineage:
         return self.groups.get(case_id)
 
 
+def _evidence_first(recs):
+    """The records a reader learns most from first: a sanitizer report
+    (asan builds) before a bare signal, then configuration order."""
+    from harness.report.regressions.results import config_key
+    return sorted(recs, key=lambda r: ("ERROR: " not in (r.get("report") or
+                                                         r.get("evidence") or ""),
+                                       config_key(r["config"])))
+
+
 def _classify(stage, check, cand, base, lineage):
     """(category, why, failing records shown, the other side's records) for
     one check and word size, or None when there is nothing to say."""
-    c_fail = [r for r in cand if r["status"] in FAILING]
-    b_fail = [r for r in base if r["status"] in FAILING]
+    c_fail = _evidence_first([r for r in cand if r["status"] in FAILING])
+    b_fail = _evidence_first([r for r in base if r["status"] in FAILING])
     b_has = any(r["status"] != "n/a" for r in base)
     if not c_fail:
         if b_fail and any(r["status"] == "pass" for r in cand):
