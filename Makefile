@@ -103,15 +103,21 @@ contracts: subjects
 vectors:
 	$(HARNESS) vectors --write corpus/vectors
 
+# Programs built here may be run by another process (a second make, a
+# pytest worker) while this one builds them: the compiler writes a private
+# name ($@.tmp.<shell pid>), which is renamed into place when complete.
+# (Linking in place, a process executing $@ meanwhile gets EACCES.)
+PUBLISH = { $(1) -o $@.tmp.$$$$ $(2) && mv -f $@.tmp.$$$$ $@; } || { rm -f $@.tmp.$$$$; exit 1; }
+
 # lz4ref: command-line frame/legacy codec on the reference codec (tools/).
 lz4ref: build/lz4ref
 build/lz4ref: $(wildcard tools/lz4ref*.c tools/lz4ref*.h ref/*.c ref/*.h)
 	@mkdir -p $(dir $@)
-	gcc $(WARN) -O2 -Iref -Itools -o $@ $(wildcard tools/lz4ref*.c) $(wildcard ref/*.c)
+	$(call PUBLISH,gcc $(WARN) -O2 -Iref -Itools,$(wildcard tools/lz4ref*.c) $(wildcard ref/*.c))
 
 build/bench/ref_bench: bench/ref_bench.c $(wildcard ref/*.c ref/*.h harness/runners/common/*.h)
 	@mkdir -p $(dir $@)
-	gcc $(WARN) -O2 -march=x86-64 -Iref -Iharness/runners/common -o $@ $< $(wildcard ref/*.c) -llz4
+	$(call PUBLISH,gcc $(WARN) -O2 -march=x86-64 -Iref -Iharness/runners/common,$< $(wildcard ref/*.c) -llz4)
 
 bench: deps build/bench/ref_bench
 	build/bench/ref_bench

@@ -39,6 +39,16 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
     exit 0
 fi
 
+# Two set-ups at once (two make commands, parallel CI steps): one checks and
+# installs, the other waits for it and then finds the stamp current (two
+# apt-get runs at once fail on the dpkg lock).
+mkdir -p "$stamp_dir"
+exec 9>>"$stamp_dir/.deps-lock"
+flock 9
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    exit 0
+fi
+
 missing=()
 for p in "${packages[@]}"; do
     status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
@@ -61,5 +71,6 @@ if [ ${#missing[@]} -gt 0 ]; then
     fi
 fi
 
-mkdir -p "$stamp_dir" && printf '%s' "$want" >"$stamp"
+# Written whole (a reader never sees half a stamp), then renamed into place.
+printf '%s' "$want" >"$stamp.tmp.$$" && mv -f "$stamp.tmp.$$" "$stamp"
 exit 0

@@ -16,8 +16,8 @@ import hashlib
 import json
 import os
 import subprocess
-import threading
 
+from harness import atomic
 from harness.errors import BadInput
 from harness.paths import BUILD, shown
 from harness.toolchain import compiler_id
@@ -51,18 +51,6 @@ def _digest(data):
 def _file_sig(path):
     st = os.stat(path)
     return [st.st_size, st.st_mtime_ns]
-
-
-def _tmp(path):
-    return "%s.tmp.%d.%d" % (path, os.getpid(), threading.get_ident())
-
-
-def _write_atomic(path, data):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    tmp = _tmp(path)
-    with open(tmp, "wb" if isinstance(data, bytes) else "w") as f:
-        f.write(data)
-    os.replace(tmp, path)
 
 
 def _parse_depfile(text):
@@ -108,7 +96,7 @@ def _from_manifest(path):
 def _preprocess(cc, flags, src, what):
     """(preprocessed bytes, the files the preprocessor read)."""
     os.makedirs(os.path.join(CACHE, "tmp"), exist_ok=True)
-    dep = _tmp(os.path.join(CACHE, "tmp", "dep"))
+    dep = atomic.tmp_name(os.path.join(CACHE, "tmp", "dep"))
     proc = subprocess.run([cc] + flags + ["-E", "-MD", "-MF", dep, src],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           env=dict(os.environ, AFL_QUIET="1"))
@@ -147,13 +135,19 @@ def compile_object(cc, flags, src, what=None, obj=None):
             d = os.path.abspath(d)
             with open(d, "rb") as f:
                 entries.append([d, _file_sig(d), _digest(f.read())])
-        _write_atomic(manifest, json.dumps({"key": key, "deps": entries}))
+        atomic.write_file(manifest, json.dumps({"key": key, "deps": entries}))
     out = os.path.join(CACHE, key[:2], key + ".o")
     if not os.path.exists(out):
-        tmp = _tmp(out)
+        # Two processes may compile the same object: each to its own name,
+        # then an atomic rename (same bytes; the second simply wins).
+        tmp = atomic.tmp_name(out)
         os.makedirs(os.path.dirname(out), exist_ok=True)
-        _run_compile(cc, flags, src, tmp, what)
-        os.replace(tmp, out)
+        try:
+            _run_compile(cc, flags, src, tmp, what)
+            os.replace(tmp, out)
+        finally:
+            if os.path.exists(tmp):
+                os.remove(tmp)
     return out
 
 
@@ -180,23 +174,30 @@ def link_program(cc, flags, objects, out, what, libs=(), env=None):
         # Cached objects are named by their content; others by their bytes.
         sig.append(o if o.startswith(CACHE + os.sep) else "%s:%s" % (o, _file_sig(o)))
     key = link_key(compiler_id(cc), flags, sig, list(libs))
-    stamp = out + ".key"
-    try:
-        with open(stamp) as f:
-            if f.read() == key and os.path.exists(out):
-                return out
-    except OSError:
-        pass
+    # Under a lock beside out: the stamp always describes the binary next to
+    # it, and concurrent builders of one program link it once. The program
+    # is linked to a private name and renamed into place, so a process
+    # executing out meanwhile runs a whole file (never one being written).
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    tmp = _tmp(out)
-    proc = subprocess.run([cc] + flags + ["-o", tmp] + list(objects) + list(libs),
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          universal_newlines=True, errors="replace",
-                          env=env or dict(os.environ, AFL_QUIET="1"))
-    if proc.returncode != 0:
-        lines = [l for l in proc.stdout.splitlines() if "error" in l] or \
-            proc.stdout.splitlines() or ["(no output)"]
-        raise BadInput("%s failed: %s" % (what, lines[0].strip()))
-    os.replace(tmp, out)
-    _write_atomic(stamp, key)
+    with atomic.lock(path=out + ".lock"):
+        stamp = out + ".key"
+        try:
+            with open(stamp) as f:
+                if f.read() == key and os.path.exists(out):
+                    return out
+        except OSError:
+            pass
+        tmp = atomic.tmp_name(out)
+        proc = subprocess.run([cc] + flags + ["-o", tmp] + list(objects) + list(libs),
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              universal_newlines=True, errors="replace",
+                              env=env or dict(os.environ, AFL_QUIET="1"))
+        if proc.returncode != 0:
+            if os.path.exists(tmp):
+                os.remove(tmp)
+            lines = [l for l in proc.stdout.splitlines() if "error" in l] or \
+                proc.stdout.splitlines() or ["(no output)"]
+            raise BadInput("%s failed: %s" % (what, lines[0].strip()))
+        os.replace(tmp, out)
+        atomic.write_file(stamp, key)
     return out

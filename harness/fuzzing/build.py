@@ -73,10 +73,24 @@ def describe(args):
     return args.subject
 
 
+def subject_tag(spec, patches):
+    """A directory name for a subject: its spec, and a digest of its patches
+    when it has any (a patched tree is another program: its binaries and
+    campaigns must not share the unpatched tree's paths)."""
+    tag = tag_of(spec)
+    if patches:
+        contents = []
+        for p in patches:
+            with open(p, "rb") as f:
+                contents.append(f.read())
+        tag += "+p" + toolchain.sha(*contents)[:10]
+    return tag
+
+
 def run_dir(args):
-    tag = tag_of(args.subject)
+    tag = subject_tag(args.subject, args.patch)
     if args.target == PAIR_TARGET:
-        tag += "__" + tag_of(args.subject_b)
+        tag += "__" + subject_tag(args.subject_b, args.patch_b)
     return os.path.join(OUT, args.target, tag)
 
 

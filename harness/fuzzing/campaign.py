@@ -19,7 +19,7 @@ import shutil
 
 from harness.errors import EXIT_FAIL, EXIT_OK, BadInput
 from harness.fuzzing import engines, findings
-from harness import toolchain
+from harness import atomic, toolchain
 from harness.fuzzing.build import build, describe, run_dir, subject_config
 from harness.fuzzing.environment import target_env
 from harness.fuzzing.targets import PAIR_TARGET, TABLE, TARGETS
@@ -42,8 +42,12 @@ def seed_dir(target):
     return d
 
 
+def workdir(args, engine):
+    return os.path.join(run_dir(args), "run-" + engine + ("-32" if str(args.bits) == "32" else ""))
+
+
 def prepare_workdir(args, engine):
-    work = os.path.join(run_dir(args), "run-" + engine + ("-32" if str(args.bits) == "32" else ""))
+    work = workdir(args, engine)
     if args.fresh:
         shutil.rmtree(work, ignore_errors=True)
     corpus = os.path.join(work, "corpus")
@@ -72,10 +76,20 @@ def replay_args(args):
 
 
 def run(args, docs=None):
-    """One campaign; prints its findings; returns (exit status, findings)."""
+    """One campaign; prints its findings; returns (exit status, findings).
+    A campaign owns its work directory (corpus, crashes, findings) until it
+    has reported: a second campaign of the same target, subjects and engine
+    waits for it rather than emptying the directory under it."""
     docs = docs or Documented(getattr(args, "known_findings", None))
     toolchain.run_argv(subject_config(args), [])       # BadInput if it cannot run here
     binary = build(args)
+    work = workdir(args, args.engine)
+    with atomic.lock("fuzz-" + work, waiting=lambda: say(
+            args, "waiting for the campaign already running in %s" % shown(work))):
+        return _run(args, docs, binary)
+
+
+def _run(args, docs, binary):
     identity, base_identity = identities(args)
     work, corpus, crashes, records = prepare_workdir(args, args.engine)
     keep_going = not args.stop_at_first

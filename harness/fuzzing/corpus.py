@@ -8,7 +8,7 @@ import re
 import shutil
 import subprocess
 
-from harness import objcache, toolchain
+from harness import atomic, objcache, toolchain
 from harness.errors import EXIT_FAIL, EXIT_OK, BadInput
 from harness.fuzzing.build import INCLUDES, OUT, build, describe
 from harness.fuzzing.campaign import say
@@ -33,11 +33,16 @@ def corpus(args, corpus_dir=CORPUS):
                                  "linking fuzz/make_seeds.c")
     for t in targets:
         d = os.path.join(corpus_dir, t)
-        if os.path.isdir(d):
-            for f in glob.glob(os.path.join(d, "seed-*")):
-                os.remove(f)
-        os.makedirs(d, exist_ok=True)
-        out = toolchain.run_or_fail([tool, t, d], "generating seeds for %s" % t)
+        # Generated beside d, then moved in file by file (atomically): a
+        # campaign copying d meanwhile never reads a half-written seed.
+        scratch = atomic.scratch_dir(d)
+        try:
+            out = toolchain.run_or_fail([tool, t, scratch], "generating seeds for %s" % t)
+            stale = [os.path.basename(f) for f in glob.glob(os.path.join(d, "seed-*"))]
+            atomic.replace_files(scratch, d, stale)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        out = out.replace(scratch, d)
         size = sum(os.path.getsize(f) for f in glob.glob(os.path.join(d, "*")))
         print("%s (%d bytes)" % (out.strip(), size))
     return EXIT_OK
@@ -222,7 +227,11 @@ def corpus_min(args):
     status = EXIT_OK
     for t in targets:
         try:
-            status = max(status, corpus_min_one(args, t))
+            # One corpus-min per target at a time: its work directory
+            # (build/fuzz/corpus-min/T) and the corpus swap are not shared.
+            with atomic.lock("corpus-min-" + t, waiting=lambda: say(
+                    args, "corpus-min: %s: waiting for another corpus-min" % t)):
+                status = max(status, corpus_min_one(args, t))
         except MinimizeError as e:
             print("corpus-min: %s: %s; corpus unchanged" % (t, e))
             status = max(status, EXIT_FAIL)

@@ -96,6 +96,10 @@ DESCRIPTION
             that stops at the first finding not documented for the tested
             subject (the documented ones are counted); for bounded runs in
             tests and the time-to-find bench.
+            <subjects> is the SPEC (two for base_vs_candidate), with
+            +p<digest> when --patch is given (a patched tree is another
+            program). A second campaign in the same directory waits until
+            the first has reported.
     replay  builds the replay binary and runs it on corpus/<T>/ (or the
             PATHs given): every input must pass.
     corpus  regenerates corpus/<T>/ with fuzz/make_seeds.c (ref's encoder

@@ -11,6 +11,7 @@ import subprocess
 import tempfile
 import time
 
+from harness import atomic
 from harness.errors import EXIT_FAIL, EXIT_OK, BadInput
 from harness.fuzzing.build import OUT, build, describe, subject_config
 from harness.fuzzing.campaign import say, stop_group
@@ -159,14 +160,8 @@ def triage(args):
     case = case_skeleton(args, case_id, got, data, crash, config, note, env_ignore)
     os.makedirs(out_dir, exist_ok=True)
     saved = os.path.join(OUT, "triage", case_id + ".bin")
-    os.makedirs(os.path.dirname(saved), exist_ok=True)
-    with open(saved, "wb") as f:
-        f.write(data)
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(case, f, indent=2)
-        f.write("\n")
-    os.replace(tmp, path)
+    atomic.write_file(saved, data)
+    atomic.write_file(path, json.dumps(case, indent=2) + "\n")
     print("triage: wrote %s (a skeleton: fill in the TODO fields)" % shown(path))
     print("  input: %s (%d bytes)" % (os.path.relpath(saved, TOP), len(data)))
     print("next: python3 -m harness regress --check; python3 -m harness regress --mutants "

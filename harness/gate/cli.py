@@ -4,6 +4,7 @@ import os
 import sys
 import time
 
+from harness import atomic
 from harness.errors import EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, BadInput
 from harness.gate import options, verdict
 from harness.gate.stages import Gate, Stage, StageError, progress
@@ -56,14 +57,15 @@ def decide(gate):
 
 
 def write_reports(gate, decision):
+    """The report files, each written whole; under a lock on --out, so two
+    gates given one directory leave one gate's complete report, not a mix."""
     out = gate.opts.out
     os.makedirs(out, exist_ok=True)
-    with open(os.path.join(out, "records.jsonl"), "w") as f:
-        for r in gate.records:
-            f.write(json.dumps(r, sort_keys=True) + "\n")
-    files = gate_report.write_all(gate, decision, out)
-    with open(os.path.join(out, "fuzz.log"), "w") as f:
-        f.write("\n\n".join(gate.fuzz_log))
+    with atomic.lock("gate-" + os.path.abspath(out)):
+        atomic.write_file(os.path.join(out, "records.jsonl"),
+                          "".join(json.dumps(r, sort_keys=True) + "\n" for r in gate.records))
+        files = gate_report.write_all(gate, decision, out)
+        atomic.write_file(os.path.join(out, "fuzz.log"), "\n\n".join(gate.fuzz_log))
     return files
 
 

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 
+from harness import atomic
 from harness.errors import BadInput
 from harness.fuzzing import campaign, findings
 from harness.fuzzing.build import build as build_target
@@ -206,6 +207,12 @@ class Gate:
             self.skipped.append(("coverage", "the system library is a black box"))
             return
         subject_dir = build(spec, "gcov", patches, quiet=True)
+        # The counters (.gcda) accumulate in the subject's own directory: two
+        # gates measuring one candidate at once would mix (and reset) them.
+        with atomic.lock("gcov-" + subject_dir):
+            self._measure_coverage(spec, patches, subject_dir)
+
+    def _measure_coverage(self, spec, patches, subject_dir):
         for f in os.listdir(subject_dir):      # counts from earlier runs
             if f.endswith(".gcda"):
                 os.remove(os.path.join(subject_dir, f))

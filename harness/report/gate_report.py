@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 
+from harness import atomic
 from harness.gate.policy import CATEGORIES, LEVEL
 from harness.paths import BUILD, TOP, shown
 from harness.report import gate_markdown, junit, sarif
@@ -164,6 +165,5 @@ def write_all(gate, decision, out):
              "findings": findings_json(ctx), "junit": junit.render(gate, decision),
              "sarif": sarif.render(ctx)}
     for key, path in files.items():
-        with open(path, "w") as f:
-            f.write(texts[key])
+        atomic.write_file(path, texts[key])
     return files

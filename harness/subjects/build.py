@@ -8,14 +8,13 @@ input: the staged sources, ref/, the adapters and the kshim, the recipe
 modules (all of harness/subjects/ and the toolchain), the flags and the
 compiler's version. Objects come from the shared cache (harness/objcache.py).
 """
-import fcntl
 import hashlib
 import json
 import os
 import shutil
 import sys
 
-from harness import objcache, toolchain
+from harness import atomic, objcache, toolchain
 from harness.paths import ADAPTERS, BUILD, HARNESS, KSHIM, REF
 from harness.subjects.recipes import RECIPES
 from harness.subjects.spec import Subject
@@ -90,8 +89,7 @@ class Builder:
                     digest=digest, link=link_extra, path=self.s.path,
                     patches=self.s.patches, files=self.s.files,
                     identity=identity(self.s, stage, info.get("version", "")))
-        with open(info_path, "w") as f:
-            json.dump(info, f, indent=1)
+        atomic.write_file(info_path, json.dumps(info, indent=1))
         return self.out
 
     def _isolate(self, objs):
@@ -158,10 +156,7 @@ def build(spec, config, patches=(), quiet=False):
     of the same subject (parallel tests, fuzz jobs) wait for each other."""
     s = Subject(spec, patches)
     builder = Builder(s, config, quiet)
-    lock_dir = os.path.join(BUILD, "locks")
-    os.makedirs(lock_dir, exist_ok=True)
-    with open(os.path.join(lock_dir, s.id + ".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with atomic.lock(s.id):
         return builder.build()
 
 

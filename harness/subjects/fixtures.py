@@ -12,6 +12,7 @@ with no extra include path), and the variant's #define is prepended.
 import os
 import re
 
+from harness import atomic
 from harness.paths import BUILD, REF, TOP
 
 FIXTURE_SRC = os.path.join(TOP, "tests", "fixtures")
@@ -86,6 +87,6 @@ def materialize(name):
                 with open(dst) as f:
                     old = f.read()
             if old != text:   # keep mtimes (and the build cache) when unchanged
-                with open(dst, "w") as f:
-                    f.write(text)
+                # (atomically: another process may be reading or staging it)
+                atomic.write_file(dst, text)
     return kind, dst_top

@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import tempfile
 
+from harness import atomic
 from harness.errors import BadInput
 from harness.paths import BUILD
 from harness.subjects.spec import KERNEL_FILES
@@ -17,23 +18,30 @@ KERNEL_PATCH_AREA = ("lib/lz4/*", "include/linux/lz4.h", "lib/decompress_unlz4.c
 
 def stage(subject):
     """Copy subject's LZ4 files to build/stage/<id>/, apply its patches there;
-    return the directory (reused when already staged)."""
+    return the directory (reused when already staged).
+
+    The id is a digest of the tree's files and the patches, so a staged
+    directory never changes: it is built in a scratch directory, marked
+    complete (.staged) there and renamed into place, under a lock, so that
+    concurrent builders stage it once and nobody reads or removes a half
+    copy."""
     out = os.path.join(BUILD, "stage", subject.id)
     done = os.path.join(out, ".staged")
-    if os.path.exists(done):
-        _add_created_files(subject, out)
-        return out
-    tmp = "%s.tmp.%d" % (out, os.getpid())
-    shutil.rmtree(tmp, ignore_errors=True)
-    for f in subject.files:
-        os.makedirs(os.path.dirname(os.path.join(tmp, f)), exist_ok=True)
-        shutil.copy2(os.path.join(subject.path, f), os.path.join(tmp, f))
-    for p in subject.patches:
-        apply_patch(subject, p, tmp)
-    _add_created_files(subject, tmp)
-    shutil.rmtree(out, ignore_errors=True)
-    os.rename(tmp, out)
-    open(done, "w").close()
+    if not os.path.exists(done):
+        with atomic.lock("stage-" + subject.id):
+            if not os.path.exists(done):
+                tmp = atomic.scratch_dir(out)
+                try:
+                    for f in subject.files:
+                        os.makedirs(os.path.dirname(os.path.join(tmp, f)), exist_ok=True)
+                        shutil.copy2(os.path.join(subject.path, f), os.path.join(tmp, f))
+                    for p in subject.patches:
+                        apply_patch(subject, p, tmp)
+                    open(os.path.join(tmp, ".staged"), "w").close()
+                    atomic.publish_dir(tmp, out)    # (an unmarked leftover goes)
+                finally:
+                    shutil.rmtree(tmp, ignore_errors=True)
+    _add_created_files(subject, out)
     return out
 
 

@@ -2,11 +2,12 @@
 import argparse
 import sys
 
+from harness import atomic
 from harness.errors import EXIT_BAD_INPUT, EXIT_OK, BadInput
 from harness.fuzzing.bench.detect_releases import detect
 from harness.fuzzing.bench.find import find
 from harness.fuzzing.bench.help import HELP
-from harness.fuzzing.bench.speed import speed
+from harness.fuzzing.bench.speed import check_only, speed
 
 
 class Parser(argparse.ArgumentParser):
@@ -58,13 +59,23 @@ def main(argv):
             return EXIT_OK
         if args.no_speed and not args.find:
             raise BadInput("--no-speed leaves nothing to do; add --find")
-        if not args.no_speed:
-            speed(args)
-        if args.find:
-            if not args.no_speed:
-                print()
-            find(args)
+        check_only(args)
+        # One bench at a time (after the arguments are checked): its work
+        # directories under build/fuzz-bench/ have fixed names, and two
+        # benches on shared cores would measure each other.
+        with atomic.lock("fuzz-bench", waiting=lambda: print(
+                "fuzz-bench: waiting for the fuzz-bench already running", file=sys.stderr)):
+            bench(args)
     except BadInput as e:
         print("harness fuzz-bench: %s" % e, file=sys.stderr)
         return EXIT_BAD_INPUT
     return EXIT_OK
+
+
+def bench(args):
+    if not args.no_speed:
+        speed(args)
+    if args.find:
+        if not args.no_speed:
+            print()
+        find(args)

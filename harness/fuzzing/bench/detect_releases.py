@@ -24,7 +24,7 @@ import subprocess
 import sys
 import time
 
-from harness import toolchain
+from harness import atomic, toolchain
 from harness.errors import BadInput
 from harness.fuzzing import findings
 from harness.fuzzing.build import build, subject_config
@@ -353,6 +353,14 @@ def detect(args):
         pairs = [k for k in db.default_set(bugs, order) if not wanted or k[0] in wanted]
     if not pairs:
         raise BadInput("no benchmarked bug on %s" % (", ".join(tags) or "these releases"))
+    # One at a time (after the arguments are checked): the work directories
+    # under build/detect/ have fixed names, and runs.jsonl is appended to.
+    with atomic.lock("fuzz-bench-detect", waiting=lambda: log(
+            args, "waiting for the fuzz-bench --find releases already running")):
+        return _detect(args, pairs, bugs, order, skipped)
+
+
+def _detect(args, pairs, bugs, order, skipped):
     specs = {}
     for tag in sorted({t for _, t in pairs}, key=order.get):
         d, commit = git.export(args.lz4_git, tag, tag)

@@ -75,14 +75,18 @@ def run_order(targets, upstream):
     return order
 
 
-def speed(args):
-    cc, flags = fuzzer_flags()
-    lf_flags = ["-max_len=%d" % args.max_len, "-seed=%d" % args.seed, "-timeout=60",
-                "-rss_limit_mb=4096"]
+def check_only(args):
     known = list(TARGETS) + list(UPSTREAM_FUZZERS)
     for name in args.only:
         if name not in known:
             raise BadInput("unknown fuzzer '%s' for --only; use: %s" % (name, ", ".join(known)))
+
+
+def speed(args):
+    cc, flags = fuzzer_flags()
+    lf_flags = ["-max_len=%d" % args.max_len, "-seed=%d" % args.seed, "-timeout=60",
+                "-rss_limit_mb=4096"]
+    check_only(args)
     wanted = lambda name: not args.only or name in args.only
     rows = {}
     for target in TARGETS:

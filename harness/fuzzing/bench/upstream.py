@@ -5,6 +5,7 @@ import glob
 import os
 import shutil
 
+from harness import atomic
 from harness.errors import BadInput
 from harness.fuzzing.bench.common import OUT, fuzzer_flags, say
 from harness.subjects.spec import DEFAULT_TREES
@@ -57,9 +58,7 @@ def build_upstream(args):
     if all(os.path.isfile(b) for b in bins.values()):
         return bins, flags
     say(args, "building upstream's %s from %s" % (", ".join(names), tree))
-    tmp = out + ".tmp"
-    shutil.rmtree(tmp, ignore_errors=True)
-    os.makedirs(tmp)
+    tmp = atomic.scratch_dir(out)    # renamed into place when complete
     nolink = [f if f != "-fsanitize=fuzzer" else "-fsanitize=fuzzer-no-link" for f in flags]
     objs = {}
     for extra in ([], SUBJECT_UBSAN):
@@ -76,6 +75,5 @@ def build_upstream(args):
         run_or_fail([cc] + flags + ["-o", os.path.join(tmp, name),
                                     os.path.join(tree, "ossfuzz", name + ".c")] +
                     objs[name in UB_RECOVER], "building upstream's " + name)
-    shutil.rmtree(out, ignore_errors=True)
-    os.rename(tmp, out)
+    atomic.publish_dir(tmp, out)
     return bins, flags

@@ -21,6 +21,7 @@ import json
 import os
 import sys
 
+from harness import atomic
 from harness.errors import EXIT_BAD_INPUT, BadInput
 from harness.paths import CASES_DIR, TOP
 from harness.report.regressions.check import check
@@ -41,10 +42,7 @@ def snapshot(out_path, raw_paths):
         for r in compact(load_results(path)):
             merged[(r["case"], r["spec"], r["config"])] = r
     out = sorted(merged.values(), key=lambda r: (r["case"], r["spec"], config_key(r["config"])))
-    os.makedirs(os.path.dirname(os.path.abspath(out_path)), exist_ok=True)
-    with open(out_path, "w") as f:
-        for r in out:
-            f.write(json.dumps(r, sort_keys=True) + "\n")
+    atomic.write_file(out_path, "".join(json.dumps(r, sort_keys=True) + "\n" for r in out))
     return len(out)
 
 
@@ -57,8 +55,7 @@ def write(cases, results, md_path, to_stdout=False, snapshots=RESULTS_DIR):
     if to_stdout:
         sys.stdout.write(text)
         return
-    with open(md_path, "w") as f:
-        f.write(text)
+    atomic.write_file(md_path, text)
     print("wrote %s (%d cases, %d result records)" % (md_path, len(cases), len(recs)))
 
 

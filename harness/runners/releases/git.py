@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 
+from harness import atomic
 from harness.errors import BadInput
 from harness.paths import BUILD
 
@@ -70,11 +71,36 @@ def export(clone, ref, name):
     another commit); returns (directory, commit id)."""
     commit = commit_of(clone, ref)
     out = os.path.join(RELEASES_DIR, name)
-    mark = os.path.join(out, MARK)
-    if os.path.isfile(mark):
-        with open(mark) as f:
-            if f.read().strip() == commit:
-                return out, commit
+    # Under a lock (two commands may export the same release), into a
+    # scratch directory renamed into place when complete.
+    with atomic.lock("release-" + out):
+        if _holds(out, commit):
+            return out, commit
+        tmp = atomic.scratch_dir(out)
+        try:
+            archive = subprocess.Popen(["git", "-C", clone, "archive", "--format=tar", commit],
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            tar = subprocess.run(["tar", "-x", "-C", tmp], stdin=archive.stdout,
+                                 stderr=subprocess.PIPE, universal_newlines=True)
+            archive.stdout.close()
+            err = archive.stderr.read().decode(errors="replace")
+            if archive.wait() != 0 or tar.returncode != 0:
+                raise BadInput("cannot export %s of %s: %s" % (ref, clone,
+                                                              (err or tar.stderr).strip()))
+            with open(os.path.join(tmp, MARK), "w") as f:
+                f.write(commit + "\n")
+            atomic.publish_dir(tmp, out)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return out, commit
+
+
+def _holds(out, commit):
+    try:
+        with open(os.path.join(out, MARK)) as f:
+            return f.read().strip() == commit
+    except OSError:
+        return False
     tmp = "%s.tmp.%d" % (out, os.getpid())
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)

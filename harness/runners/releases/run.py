@@ -20,6 +20,7 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
+from harness import atomic
 from harness.errors import EXIT_BAD_INPUT, BadInput
 from harness.paths import TOP, shown
 from harness.report.failure import clip
@@ -136,17 +137,14 @@ def merge(old, recs):
 def write_snapshot(path, recs, replace_trees=None):
     """Write path: its records merged with this run's (merge()). (The third
     argument, the trees run, is implied by recs; kept for callers such as
-    harness/runners/kernels.)"""
-    old = load_snapshot(path) if os.path.isfile(path) else []
-    kept = merge(old, compact([dict(r) for r in recs]))
-    order = {r["tree"]: r["order"] for r in kept if r["kind"] == "tree"}
-    out = sorted(kept, key=lambda r: (order.get(r["tree"], 0),) + sort_key(r))
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        for r in out:
-            f.write(json.dumps(r, sort_keys=True) + "\n")
-    os.replace(tmp, path)
+    harness/runners/kernels.) A read-merge-write, so under a lock: two
+    commands writing one snapshot both keep their records."""
+    with atomic.lock("snapshot-" + os.path.abspath(path)):
+        old = load_snapshot(path) if os.path.isfile(path) else []
+        kept = merge(old, compact([dict(r) for r in recs]))
+        order = {r["tree"]: r["order"] for r in kept if r["kind"] == "tree"}
+        out = sorted(kept, key=lambda r: (order.get(r["tree"], 0),) + sort_key(r))
+        atomic.write_file(path, "".join(json.dumps(r, sort_keys=True) + "\n" for r in out))
     return len(out)
 
 

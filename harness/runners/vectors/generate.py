@@ -17,7 +17,7 @@ import shutil
 import sys
 import tempfile
 
-from harness import objcache, toolchain
+from harness import atomic, objcache, toolchain
 from harness.errors import EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, BadInput
 from harness.paths import ADAPTERS, BUILD, COMMON_C, REF, RUNNERS, shown
 from harness.subjects import refcodec
@@ -50,9 +50,19 @@ def build_generator():
 def write(directory):
     """Regenerate the vectors into directory; the generator's summary line."""
     tool = build_generator()
-    os.makedirs(directory, exist_ok=True)
-    return toolchain.run_or_fail([tool, directory], "generating the vectors into %s"
-                                 % shown(directory)).strip()
+    # Generated beside directory and moved in file by file (atomically): a
+    # runner reading the vectors meanwhile sees whole files.
+    scratch = atomic.scratch_dir(directory)
+    try:
+        out = toolchain.run_or_fail([tool, scratch], "generating the vectors into %s"
+                                    % shown(directory))
+        # (the generator removes what it did not write; so does the move)
+        stale = [n for n in os.listdir(directory) if n.endswith((".lz4", ".dict"))] \
+            if os.path.isdir(directory) else []
+        atomic.replace_files(scratch, directory, stale)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return out.replace(scratch, directory).strip()
 
 
 def first_difference(committed, fresh):
