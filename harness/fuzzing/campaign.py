@@ -15,10 +15,11 @@ import argparse
 import copy
 import glob
 import os
+import re
 import shutil
 
 from harness.errors import EXIT_FAIL, EXIT_OK, BadInput
-from harness.fuzzing import engines, findings
+from harness.fuzzing import crash_triage, engines, findings
 from harness import atomic, toolchain
 from harness.fuzzing.build import build, describe, run_dir, subject_config
 from harness.fuzzing.environment import target_env
@@ -119,11 +120,10 @@ def _run(args, docs, binary):
             lines = [l for l in text.splitlines() if "ERROR" in l or "error" in l]
             raise BadInput("libFuzzer could not run %s (exit %s): %s" % (
                 args.target, status, lines[0].strip() if lines else "see " + work))
-    rargs = replay_args(args)
-    prefix = toolchain.run_argv(subject_config(rargs), [])
-    found = findings.merge(findings.from_records(records),
-                           findings.from_crashes(crash_files, build(rargs),
-                                                 target_env(args, "replay"), prefix=prefix))
+    crash_found, triage = triage_crashes(args, work, crash_files, keep_going)
+    triage["engine"] = engine_counts(text) if args.engine != "afl" else None
+    found = findings.Findings(findings.merge(findings.from_records(records), crash_found))
+    found.triage = triage
     findings.classify(found, docs, identity, args.ignore)
     if base_identity:
         for f in found.values():
@@ -133,9 +133,42 @@ def _run(args, docs, binary):
             if f["status"] == "new" and f.get("fault") == "base":
                 fid = docs.fuzz(base_identity, f["signature"])
                 f.update(status="known" if fid else "base", finding=fid)
-    findings.save(found, os.path.join(work, "findings.json"))
-    report(args, found, text)
+    findings.save(found, os.path.join(work, "findings.json"), triage)
+    report(args, found, text, triage)
     return (EXIT_FAIL if any(f["status"] == "new" for f in found.values()) else EXIT_OK), found
+
+
+def triage_crashes(args, work, crash_files, keep_going):
+    """Every crash file, replayed as the campaign ran it: in a campaign that
+    keeps going, the oracle's verdicts are recorded (to a scratch
+    directory: the campaign's own record has them) and the replay goes on
+    to the crash that made the file."""
+    rargs = replay_args(args)
+    prefix = toolchain.run_argv(subject_config(rargs), [])
+    env = target_env(args, "replay")
+    if keep_going:
+        env["LZ4GATE_FUZZ_RECORD"] = os.path.join(work, "triage-records")
+        shutil.rmtree(env["LZ4GATE_FUZZ_RECORD"], ignore_errors=True)
+        os.makedirs(env["LZ4GATE_FUZZ_RECORD"])
+    if crash_files:
+        say(args, "triage: %d crash file(s)" % len(crash_files))
+    return findings.triage_crashes(crash_files, build(rargs), env, prefix=prefix,
+                                   jobs=args.jobs)
+
+
+ENGINE_COUNTS_RE = re.compile(r"oom/timeout/crash: (\d+)/(\d+)/(\d+)")
+
+
+def engine_counts(log_text):
+    """libFuzzer's own counts of a fork-mode run (its last status line),
+    or None."""
+    last = None
+    for last in ENGINE_COUNTS_RE.finditer(log_text):
+        pass
+    if not last:
+        return None
+    return {"ooms": int(last.group(1)), "timeouts": int(last.group(2)),
+            "crashes": int(last.group(3))}
 
 
 def reproduce_command(args, path):
@@ -147,9 +180,16 @@ def reproduce_command(args, path):
     return cmd + (" --bits 32" if str(args.bits) == "32" else "") + " " + shown(path)
 
 
-def report(args, found, log_text):
+def report(args, found, log_text, triage=None):
     for line in sorted({m.group(1) for m in UBSAN_RE.finditer(log_text)}):
         print("UBSan in subject code (not a crash): %s" % line)
+    if triage is not None:
+        eng = triage.get("engine")
+        print(crash_triage.summary_line(triage, eng and "libFuzzer counted %d crash(es), %d "
+                                        "timeout(s), %d OOM(s)" % (
+                                            eng["crashes"], eng["timeouts"], eng["ooms"])))
+        for line in crash_triage.not_looked_at_lines(triage):
+            print(line)
     if not found:
         print("fuzz: %s on %s: no finding" % (args.target, describe(args)))
         return
@@ -162,7 +202,8 @@ def report(args, found, log_text):
         label = {"new": "NEW  ", "known": "known %s" % f["finding"],
                  "suppressed": "suppressed (--ignore)",
                  "base": "the base's own (not documented)"}[f["status"]]
-        print("  %s  %s  x%d" % (label, f["signature"], f["count"]))
+        print("  %s  %s  x%d%s" % (label, f["signature"], f["count"], "  (%d stack(s))" % f[
+            "stacks"] if f.get("stacks") else ""))
         print("    %s" % clip(f["message"], 300))
         print("    input: %s" % shown(f["input"]))
         print("    reproduce: %s" % reproduce_command(args, f["input"]))

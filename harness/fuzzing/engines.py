@@ -103,7 +103,7 @@ def libfuzzer(args, binary, work, corpus, env, keep_going, dictionary=None):
                 "-ignore_timeouts=1"]
     elif args.jobs > 1:
         cmd += ["-jobs=%d" % args.jobs, "-workers=%d" % args.jobs]
-    if args.runs and not keep_going:
+    if args.runs:       # fork mode: executions of every job summed (FuzzWithFork)
         cmd.append("-runs=%d" % args.runs)
     logs = [os.path.join(work, "fuzz-%d.log" % i) for i in range(args.jobs)] \
         if args.jobs > 1 and not keep_going else [os.path.join(work, "fuzz-0.log")]

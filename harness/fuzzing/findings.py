@@ -10,18 +10,21 @@ Two sources:
     second bug with the same class and entry as a frequent one is sampled
     too; fuzz/oracle.c: ID.PID.SLOT.input, counts.PID);
   - crash files (sanitizer reports, timeouts, OOMs) that libFuzzer's fork
-    mode or AFL++ saved: each is replayed once with the replay build to read
-    its signature.
+    mode or AFL++ saved: every one is replayed for its stack, and the
+    smallest of each distinct stack with symbols for its signature
+    (crash_triage.py; no cap per file).
 """
 import glob
 import json
 import os
-import subprocess
 
-from harness.report.failure import failure_of, report_of
+from harness.fuzzing.crash_triage import MAX_SAMPLE, CrashTriage
 
-MAX_TRIAGE = 64   # crash files replayed per campaign (smallest first)
-MAX_SAMPLE = 8    # reproducers kept per finding
+
+class Findings(dict):
+    """{signature: finding} of a campaign, with its crash triage's summary
+    (.triage: crash_triage.CrashTriage.summary(), or None)."""
+    triage = None
 
 
 def from_records(record_dir):
@@ -54,41 +57,23 @@ def from_records(record_dir):
     return out
 
 
-def from_crashes(files, replay_binary, env, timeout=120, prefix=()):
-    """{signature: finding} from crash files, each replayed once (prefix: what
-    runs the replay binary here, toolchain.run_argv)."""
-    out = {}
-    for path in sorted(files, key=os.path.getsize)[:MAX_TRIAGE]:
-        proc = None
-        try:
-            proc = subprocess.run(list(prefix) + [replay_binary, path], stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, universal_newlines=True,
-                                  errors="replace", env=env, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            f = {"signature": "timeout@-", "cls": "timeout", "entry": None,
-                 "message": "no result after %d s" % timeout, "frames": [], "top": None}
-        else:
-            if proc.returncode == 0:
-                f = {"signature": "flaky@-", "cls": "flaky", "entry": None, "top": None,
-                     "message": "does not fail when replayed (a timeout, OOM or a state "
-                                "the fork-mode job had built up)", "frames": []}
-            else:
-                f = failure_of(proc.stdout)
-        if f["cls"] in ("timeout", "flaky"):
-            proc = None
-        prev = out.get(f["signature"])
-        if prev:
-            prev["count"] += 1
-            if len(prev["inputs"]) < MAX_SAMPLE:
-                prev["inputs"].append(path)
-            continue
-        out[f["signature"]] = {"signature": f["signature"], "cls": f.get("cls"),
-                               "entry": f.get("entry"), "count": 1,
-                               "message": f["message"], "input": path, "inputs": [path],
-                               "source": "crash", "top": f.get("top"), "fault": f.get("fault"),
-                               "frames": f.get("frames", [])[:8],
-                               "report": report_of(proc.stdout) if proc else ""}
-    return out
+def from_crashes(files, replay_binary, env, timeout=120, prefix=(), jobs=1):
+    """{signature: finding} from crash files: every file replayed once for
+    its stack, the smallest of each distinct stack again with symbols
+    (crash_triage.py); prefix: what runs the replay binary here,
+    toolchain.run_argv. Files that could not be looked at are one finding,
+    not_triaged@-."""
+    return triage_crashes(files, replay_binary, env, timeout, prefix, jobs)[0]
+
+
+def triage_crashes(files, replay_binary, env, timeout=120, prefix=(), jobs=1):
+    """(findings, summary): from_crashes' findings and the counts a report
+    gives (crash_triage.CrashTriage.summary(): files, replayed, stacks,
+    triaged, signatures, not_looked_at, by_stack); crash_triage.summary_line
+    prints them."""
+    t = CrashTriage(replay_binary, env, timeout=timeout, prefix=prefix, jobs=jobs)
+    t.add(list(files))
+    return t.findings(), t.summary()
 
 
 def merge(*sources):
@@ -119,6 +104,9 @@ def classify(findings, docs, identity, ignored=()):
     return findings
 
 
-def save(findings, path):
+def save(findings, path, triage=None):
+    """findings.json: {"crash_triage": the summary (files written,
+    replayed, distinct stacks, triaged, not looked at), "findings": [...]}."""
     with open(path, "w") as f:
-        json.dump(sorted(findings.values(), key=lambda x: x["signature"]), f, indent=1)
+        json.dump({"crash_triage": triage, "findings": sorted(
+            findings.values(), key=lambda x: x["signature"])}, f, indent=1)

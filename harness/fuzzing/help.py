@@ -11,7 +11,7 @@ SYNOPSIS
     python3 -m harness fuzz run    --target T|all [--subject SPEC] [--subject-b SPEC]
                            [--base SPEC --candidate SPEC] [--patch FILE]...
                            [--engine libfuzzer|afl] [--time SECONDS] [--jobs N] [--seed N]
-                           [--fresh] [--stop-at-first [--runs N]] [--known-findings FILE]
+                           [--fresh] [--stop-at-first] [--runs N] [--known-findings FILE]
                            [--ignore ID]... [--skip ENTRY]...
     python3 -m harness fuzz replay --target T --subject SPEC [--subject-b SPEC] [--bits 32|64]
                            [--config CONFIG] [--ignore ID]... [--skip ENTRY]... [PATH...]
@@ -68,7 +68,9 @@ DESCRIPTION
               env        $CC $CFLAGS, linked with $LIB_FUZZING_ENGINE (what
                          OSS-Fuzz / ClusterFuzzLite set; ci/oss-fuzz/build.sh)
               replay     fuzz/replay_main.c, no engine: runs files and
-                         directories given on its command line (subject
+                         directories given on its command line (--each:
+                         every input in a child process of its own, going
+                         on past failures; subject
                          config asan64, asan32 with --bits 32, or --config:
                          any configuration of `python3 -m harness subjects list`, e.g.
                          O2-32 or gcov)
@@ -81,7 +83,14 @@ DESCRIPTION
             go to crashes/), AFL++ as one -M and JOBS-1 -S instances, and the
             targets count the oracle's verdicts instead of stopping at them
             (LZ4GATE_FUZZ_RECORD: a sample of up to 8 inputs per CLASS@ENTRY
-            in findings/). Then every distinct finding is listed once,
+            in findings/). Every crash file is triaged: each replayed once
+            for its stack (unsymbolized, one child process per file of one
+            replay process), the smallest file of each distinct stack again
+            with symbols for its signature; a line gives the crash files
+            written (and libFuzzer's own crash count), replayed, the
+            distinct stacks, those triaged with symbols, and the files not
+            looked at (normally 0; each one listed, and a not_triaged@-
+            finding). Then every distinct finding is listed once,
             de-duplicated by its signature (class @ entry, and the top frame
             in subject code when there is a stack), with its count, its
             smallest input and the command that replays it; each is "known"
@@ -158,7 +167,10 @@ OPTIONS
     --config C       subject configuration for the replay engine
     --time S         fuzzing time in seconds (default 60)
     --jobs N         parallel fuzzing processes (default 1)
-    --runs N         libFuzzer: stop after N executions per job (-runs)
+    --runs N         libFuzzer: stop after N executions (-runs; with
+                     --stop-at-first per job, in a campaign that keeps
+                     going those of every fork-mode job summed, whichever
+                     comes first of --runs and --time)
     --seed N         libFuzzer: random seed (-seed)
     --fresh          start from the seed corpus again (drop the run's corpus)
     --base SPEC, --candidate SPEC
@@ -192,7 +204,8 @@ FILES
     from the input header), fuzz/oracle.h + oracle*.c (verdicts, recording),
     fuzz/replay_main.c, fuzz/make_seeds.c, corpus/<T>/ (seeds),
     corpus/lz4_block.dict (libFuzzer/AFL++ dictionary), build/fuzz/
-    (binaries; per campaign: corpus/, crashes/, findings/, findings.json).
+    (binaries; per campaign: corpus/, crashes/, findings/, findings.json:
+    {{"crash_triage": the counts and every stack, "findings": [...]}}).
 
 EXIT STATUS
     0  success (build, corpus, replay: all inputs pass; run: no NEW finding;

@@ -69,6 +69,12 @@ def confirm(gate, a, f):
     if f["status"] == "known" and a.target != PAIR_TARGET and f.get("finding"):
         f.update(category="known", why="documented for the candidate's tree (%s)" % f["finding"])
         return f
+    if kind_key(f["signature"]).startswith("not_triaged"):
+        # Crash files the triage could not read (crash_triage.py): never
+        # silent, never a verdict on the candidate.
+        f.update(category="unconfirmed", why="crash files that could not be looked at: %s"
+                 % f.get("message", ""))
+        return f
     path = f["input"]
     if a.target == PAIR_TARGET:
         cand = replays(_on(a, o.base, [], o.candidate, o.patch), path)

@@ -77,6 +77,7 @@ def one_run(shared, opts, k, seed, full):
         gate.records = list(shared.gate.records)
         gate.fuzz_findings = list(shared.replay_findings)
         gate.timings, gate.seeds, gate.fuzz_log = list(shared.gate.timings), [], []
+        gate.crash_triage = []
         gate.skipped = list(shared.gate.skipped)
         if o.fuzz_time > 0:
             with Stage(gate, "fuzz"):

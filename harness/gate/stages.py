@@ -71,6 +71,7 @@ class Gate:
         self.fuzz_log = []
         self.seeds = []         # (target, libFuzzer -seed) of the fuzz stage
         self.seed_base = None   # --fuzz-seed, given or derived
+        self.crash_triage = []  # (target, seed, crash_triage summary) per campaign
 
     def sides(self):
         o = self.opts
@@ -187,6 +188,9 @@ class Gate:
             # depends on its inputs and its seed only, not on earlier runs.
             a = self.target_args(t, time=per, engine="libfuzzer", seed=seed, fresh=True)
             _, found = campaign.run(a, self.docs)
+            triage = getattr(found, "triage", None)
+            if triage is not None:
+                self.crash_triage.append((t, seed, triage))
             self.add_fuzz(a, "libfuzzer", found)
 
     def add_fuzz(self, a, config, found):

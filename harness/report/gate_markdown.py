@@ -161,6 +161,7 @@ def tail(ctx):
     g = ctx["gate"]
     # What changed in the code, beside the results that changed with it.
     out = differences.section(g.opts.base, g.opts.candidate, g.opts.patch, g.opts.configs[0])
+    out += fuzz_table(g)
     out += ["## Size and speed, base vs candidate", ""] + compare_table(g.compare)
     out += ["", "## Coverage of the candidate", ""]
     if g.coverage:
@@ -173,6 +174,20 @@ def tail(ctx):
     out += ["", "Files: report-full.md (every item), findings.json, results.sarif, junit.xml, "
             "records.jsonl, fuzz.log, reproducers/."]
     return out
+
+
+def fuzz_table(g):
+    """Per campaign: its seed and what its crash files held (every file is
+    triaged: harness/fuzzing/crash_triage.py)."""
+    if not getattr(g, "crash_triage", None):
+        return []
+    out = ["## Fuzzing", "", "| target | -seed | crash files | replayed | distinct stacks | "
+           "signatures | not looked at |", "|---|---|---|---|---|---|---|"]
+    for target, seed, s in g.crash_triage:
+        out.append("| %s | %d | %d | %d | %d | %d | %d |" % (
+            target, seed, s["files"], s["replayed"], s["stacks"], s["signatures"],
+            len(s["not_looked_at"])))
+    return out + [""]
 
 
 def _ratio(x, y):

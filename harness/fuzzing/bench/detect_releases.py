@@ -5,8 +5,10 @@ Per release, one keep-going campaign per (target, run) serves every bug of
 that release the target can reach (detect_bugs.py): libFuzzer fork mode
 from the target's seed corpus (corpus/<target>/, no regression case, no
 vector), under nice -n 10, one campaign at a time. The oracle records
-every finding and goes on (LZ4GATE_FUZZ_RECORD); crash files are replayed
-for their signature (findings.from_crashes). A bug's time is the campaign's
+every finding and goes on (LZ4GATE_FUZZ_RECORD); every crash file is
+triaged as it comes (crash_triage.CrashTriage: each replayed for its stack,
+the smallest of each new stack with symbols for its signature; no cap per
+file). A bug's time is the campaign's
 CPU time (every process of its session, children included) when the first
 finding of its signature (detect_bugs.same_defect) appeared. A run ends when
 all its bugs are found or at the CPU cap. Runs 1..N use -seed=1..N; a bug
@@ -26,8 +28,8 @@ import time
 
 from harness import atomic, toolchain
 from harness.errors import BadInput
-from harness.fuzzing import findings
 from harness.fuzzing.build import build, subject_config
+from harness.fuzzing.crash_triage import CrashTriage, summary_line
 from harness.fuzzing.campaign import DICT, namespace, replay_args, seed_dir, stop_group
 from harness.fuzzing.environment import target_env
 from harness.fuzzing.bench import detect_bugs as db
@@ -40,12 +42,6 @@ PROGRESS_LOG = os.path.join(OUT, "progress.log")
 TSV = os.path.join(TOP, "regress", "results", "detection.tsv")
 TARGET_ORDER = tuple(db.TARGET_ENTRIES)
 POLL_S = 1.0
-# Crash files replayed for their signature, oldest first: a few per poll so
-# that the cap is checked often, and a bounded number per run (a frequent
-# crash fills the directory with the same defect: fork mode restarts after
-# each one).
-TRIAGE_PER_POLL = 3
-TRIAGE_PER_RUN = 40
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -104,8 +100,12 @@ def campaign(args, ctx, tag, target, seed, pending, cap_s, bits="64"):
     if os.path.isfile(DICT):
         cmd.append("-dict=" + DICT)
     env = target_env(a, "libfuzzer", LZ4GATE_FUZZ_RECORD=records)
-    renv = target_env(a, "replay")
-    seen, triaged, found = {}, set(), {}
+    # replayed as the campaign runs them: the oracle's verdicts recorded
+    # (not read: the campaign's own record has them), up to the crash
+    renv = target_env(a, "replay", LZ4GATE_FUZZ_RECORD=os.path.join(work, "triage-records"))
+    os.makedirs(renv["LZ4GATE_FUZZ_RECORD"])
+    tri = CrashTriage(replay_bin, renv, timeout=30, prefix=prefix)
+    seen, found, after = {}, {}, {}
     cpu, start, stopped = 0.0, time.time(), "exited"
     with open(os.path.join(work, "fuzz.log"), "w") as out:
         proc = subprocess.Popen(cmd, cwd=work, stdout=out, stderr=subprocess.STDOUT, env=env,
@@ -117,14 +117,8 @@ def campaign(args, ctx, tag, target, seed, pending, cap_s, bits="64"):
                 cpu = max(cpu, session_cpu(proc.pid)) if alive else cpu
                 for path in glob.glob(os.path.join(records, "*.input")):
                     seen.setdefault(os.path.basename(path).rsplit(".", 3)[0], cpu)
-                new = sorted((p for p in glob.glob(os.path.join(crashes, "*"))
-                              if p not in triaged and not
-                              os.path.basename(p).startswith("slow-unit-")), key=mtime)
-                for path in new[:TRIAGE_PER_POLL] if len(triaged) < TRIAGE_PER_RUN else ():
-                    triaged.add(path)
-                    for sig in findings.from_crashes([path], replay_bin, renv, timeout=30,
-                                                     prefix=prefix):
-                        seen.setdefault(sig, cpu)
+                for sig in tri.add(new_crashes(crashes, tri)):
+                    seen.setdefault(sig, cpu)
                 found = found_in(seen, pending)
                 if len(found) == len(pending):
                     stopped = "all found"
@@ -140,11 +134,25 @@ def campaign(args, ctx, tag, target, seed, pending, cap_s, bits="64"):
         finally:
             if proc.poll() is None:
                 stop_group(proc)
+    # The files written after the last poll: looked at too, their
+    # signatures kept apart (after the run's end, they time nothing).
+    for sig in tri.add(new_crashes(crashes, tri)):
+        (seen if stopped == "exited" else after).setdefault(sig, cpu)
+    summary = tri.summary()
+    summary.pop("by_stack")
     return {"tag": tag, "target": target, "seed": seed, "cap_s": cap_s,
-            "bugs": sorted(b.case for b in pending), "found": found,
+            "bugs": sorted(b.case for b in pending), "found": found_in(seen, pending),
             "signatures": {s: round(t, 1) for s, t in sorted(seen.items())},
+            "after_stop": sorted(after), "crash_triage": summary,
             "cpu_s": round(cpu, 1), "wall_s": round(time.time() - start, 1), "stopped": stopped,
             "bits": bits}
+
+
+def new_crashes(crashes, tri):
+    """The crash files tri has not seen, oldest first."""
+    known = set(tri.files)
+    return sorted((p for p in glob.glob(os.path.join(crashes, "*")) if p not in known and
+                   not os.path.basename(p).startswith("slow-unit-")), key=mtime)
 
 
 def found_in(signatures, bugs):
@@ -214,6 +222,10 @@ def run_pairs(args, pairs, bugs, specs):
                         tag, what, seed, rec["stopped"], rec["cpu_s"], rec["wall_s"],
                         ", ".join("%s %.0f s" % kv for kv in sorted(rec["found"].items()))
                         or "none"))
+                    log(args, "%s %s run %d: %s" % (tag, what, seed,
+                                                   summary_line(rec["crash_triage"])))
+                    for m in rec["crash_triage"]["not_looked_at"]:
+                        log(args, "  not looked at: %s (%s)" % (m["path"], m["why"]))
                 used.append(rec)
                 got = found_in(rec["signatures"], pending)      # a reused run: today's rule
                 for b in pending:

@@ -123,8 +123,10 @@ DESCRIPTION
     no vector), under nice -n 10, one at a time; one campaign serves every
     bug of the release the target reaches. Time is the CPU time of the
     campaign (all its processes) when the first finding with the bug's
-    signature appeared (the oracle's record directory and the crash files,
-    replayed for their signature, are polled every second). A run ends
+    signature appeared (the oracle's record directory and the crash files
+    are polled every second; every new crash file is replayed for its
+    stack, the smallest of each new stack with symbols for its signature:
+    no cap per file, harness/fuzzing/crash_triage.py). A run ends
     when all its bugs are found or at --cap-cpu-min; runs use -seed=1..N;
     a bug missed in a majority of runs is decided (not run again), a bug a
     target finds in a majority of runs is not run on the later targets.

@@ -50,6 +50,13 @@
  *   compatible_decoders  the block decoders accept what ref's compatible
  *                        profile accepts (offset 0 as zeros, the end-of-block
  *                        rules unchecked), with its output
+ *   frequent_and_rare    two crashes, one far more frequent, for crash
+ *                        triage (issue 27): decompress_safe reads the byte
+ *                        after its input on small malformed blocks (at
+ *                        most FR_SMALL bytes, 1 in FR_FREQUENT of them by a
+ *                        hash of the bytes); decompress_safe_partial writes
+ *                        the byte after its capacity on large blocks (at
+ *                        least FR_LARGE bytes, 1 in FR_RARE of them)
  *
  * The list of modes is the MODE_ table below (harness/subjects/spec.py
  * reads it).
@@ -87,6 +94,7 @@ const struct lz4_subject *lz4gate_ref_subject(void);
 #define MODE_strict_decoders 22
 #define MODE_compatible_decoders 23
 #define MODE_partial_rejects_cut 24
+#define MODE_frequent_and_rare 25
 #define MODE_(m) MODE_##m
 #define MODE(m) MODE_(m)
 #if !defined(BROKEN)
@@ -95,6 +103,22 @@ const struct lz4_subject *lz4gate_ref_subject(void);
 #define SELECTED MODE(BROKEN)
 
 static struct lz4_subject broken;
+
+/* frequent_and_rare: which blocks crash (FNV-1a of the block: no input
+ * byte is compared with a constant the fuzzer could learn). The salt is
+ * chosen so that no seed of corpus/decode_differential crashes
+ * (tests/test_fuzz_triage.py replays them). */
+enum { FR_SMALL = 64, FR_FREQUENT = 4, FR_LARGE = 256, FR_RARE = 64 };
+#define FR_SALT 2u
+
+static unsigned fr_hash(const char *s, int n)
+{
+    unsigned h = FR_SALT;
+    int i;
+    for (i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h ^ (h >> 16);
+}
 
 static int b_compress_default(const char *s, char *d, int n, int cap)
 {
@@ -123,6 +147,9 @@ static int b_decompress_safe(const char *s, char *d, int n, int cap)
         r += *(const volatile char *)(s + n) == 0x7f;
     if (SELECTED == MODE_short_return && r > 0)
         r--;
+    if (SELECTED == MODE_frequent_and_rare && n > 0 && n <= FR_SMALL && r < 0 &&
+        fr_hash(s, n) % FR_FREQUENT == 0)
+        r -= *(const volatile char *)(s + n) == 0x7f;    /* one byte past the input */
     return r;
 }
 
@@ -174,6 +201,9 @@ static int b_decompress_safe_partial(const char *s, char *d, int n, int target, 
     }
     if (SELECTED == MODE_partial_overshoot && r >= 0 && r < cap)
         d[r] = 0x5A, r++;
+    if (SELECTED == MODE_frequent_and_rare && n >= FR_LARGE && cap >= 0 &&
+        fr_hash(s, n) % FR_RARE == 0)
+        ((volatile char *)d)[cap] = 0x5A;                /* one byte past the capacity */
     return r;
 }
 
