@@ -204,6 +204,8 @@ def report(args, found, log_text, triage=None):
                  "base": "the base's own (not documented)"}[f["status"]]
         print("  %s  %s  x%d%s" % (label, f["signature"], f["count"], "  (%d stack(s))" % f[
             "stacks"] if f.get("stacks") else ""))
+        if getattr(args, "quiet", False):
+            continue            # the caller (the gate) reports the details itself
         print("    %s" % clip(f["message"], 300))
         print("    input: %s" % shown(f["input"]))
         print("    reproduce: %s" % reproduce_command(args, f["input"]))
