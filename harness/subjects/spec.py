@@ -4,13 +4,15 @@ and an identity derived from their content.
   ref | system | upstream[:DIR] | kernel[:DIR]
   ref-mutant:CHECK | broken:MODE | fixture:NAME   (for testing lz4gate itself)
 """
+import hashlib
 import os
 import re
 
 from harness.errors import BadInput
 from harness.paths import ADAPTERS, BUILD
 from harness.subjects import fixtures, refcodec
-from harness.toolchain import file_digest, sha
+from harness.subjects.versions import kernel_version
+from harness.toolchain import sha
 
 # The default trees, fetched by `python3 -m harness fetch` (harness/subjects/fetch).
 DEFAULT_TREES = {
@@ -85,11 +87,22 @@ class Subject:
             if not os.path.isfile(p):
                 raise BadInput("patch file %s does not exist" % p)
         self.files = self.locate()
-        self.id = "%s-%s" % (kind, sha(self.path, self.variant,
-                                       *[file_digest([p]) for p in self.patches],
-                                       file_digest([os.path.join(self.path, f)
-                                                    for f in self.files])
-                                       if self.files else ""))
+        self.id = "%s-%s" % (kind, self.content_digest())
+
+    def content_digest(self):
+        """What the subject is built from, wherever it lies: the variant,
+        the patches' text, the LZ4 files (relative name and content) and,
+        for a kernel, the version its top Makefile gives (recorded in the
+        build). Never a path: the same copy under another project root or
+        checkout shares its build."""
+        parts = [self.variant]
+        for p in self.patches + [os.path.join(self.path, f) for f in self.files]:
+            with open(p, "rb") as f:
+                parts.append(hashlib.sha256(f.read()).hexdigest())
+        parts += self.files
+        if self.kind == "kernel":
+            parts.append(kernel_version(self.path))
+        return sha(*parts)
 
     @property
     def is_tree(self):
