@@ -9,6 +9,7 @@
 #   make mutants   every named check of ref is needed by a unit test, and every
 #                  regression case fails on a subject that has its bug
 #   make subjects  fetch the default subjects (Debian's lz4 source, linux 6.1 and 6.12)
+#   make scan      list every LZ4 copy under a project tree: DIR=... [JSON=1]
 #   make contracts API contract tests: SUBJECT="ref system upstream kernel"
 #                  CONFIGS="asan64 asan32 O0 O2" PATCHES="a.patch ..."
 #   make regress   regression cases: SUBJECT="ref upstream kernel" CONFIGS=...
@@ -36,12 +37,12 @@ TEST_WORKERS ?= $(JOBS)
 WARN := -std=c11 -Wall -Wextra -Werror
 
 .PHONY: all help deps subjects test check ref-tests mutants bench contracts regress \
-	releases kernels vectors lz4ref fuzz fuzz-bench corpus-min triage gate gate-stability clean
+	releases kernels scan vectors lz4ref fuzz fuzz-bench corpus-min triage gate gate-stability clean
 
 all: ref-tests
 
 help:
-	@sed -n '1,26p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,27p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@bash ci/deps.sh
@@ -93,6 +94,11 @@ kernels:
 	$(HARNESS) kernels $(TREES) --jobs $(JOBS) \
 		$(if $(filter command line,$(origin CONFIGS)),--configs $(CONFIGS))
 	$(HARNESS) regressions-md --write
+
+# Every LZ4 copy under a project tree (python3 -m harness scan --help).
+scan:
+	$(if $(DIR),,$(error usage: make scan DIR=project-tree [JSON=1]))
+	@$(HARNESS) scan $(DIR) $(if $(JSON),--json)
 
 contracts: subjects
 	$(HARNESS) contracts $(SUBJECT) $(foreach c,$(CONFIGS),--config $(c)) \

@@ -7,6 +7,7 @@ COMMANDS = {
     "ref-tests": ("harness.reftests", "build (and --run) ref's C unit tests"),
     "fetch": ("harness.subjects.fetch.cli", "fetch the default subjects into build/subjects"),
     "subjects": ("harness.subjects.cli", "build a subject, show its entry points"),
+    "scan": ("harness.subjects.find.cli", "list every LZ4 copy under a project tree"),
     "contracts": ("harness.runners.contracts.cli", "API contract tests and known-answer vectors"),
     "vectors": ("harness.runners.vectors.generate", "generate or check corpus/vectors"),
     "regress": ("harness.runners.regress.cli", "regression cases; --mutants, --check"),
