@@ -157,7 +157,8 @@ DESCRIPTION
 OPTIONS
     --target T       one of: {targets}
     --subject SPEC   ref | system | upstream | kernel | upstream:DIR | kernel:DIR |
-                     ref-mutant:CHECK | broken:MODE (`python3 -m harness subjects --help`)
+                     auto:DIR | ref-mutant:CHECK | broken:MODE
+                     (`python3 -m harness subjects --help`)
     --subject-b SPEC the candidate, for base_vs_candidate only (default: the
                      same as --subject)
     --patch FILE     apply FILE to --subject's tree (repeatable)

@@ -24,9 +24,22 @@ DESCRIPTION
     list    print the default subjects and the build configurations.
 
 SPEC
-    ref | system | upstream | kernel | kernel-6.12 | upstream:DIR | kernel:DIR
+    ref | system | upstream | kernel | kernel-6.12 | upstream:DIR | kernel:DIR |
+    auto:DIR
     (upstream, kernel and kernel-6.12 alone mean the trees fetched by
     `python3 -m harness fetch` under build/subjects/).
+    DIR is the top of an lz4 tree (lib/lz4.c or lz4.c, with lz4.h beside
+    it) or of a Linux tree (include/linux/lz4.h, lib/lz4/*.c), or the top
+    of a project holding one: then the copy under it is found as
+    `python3 -m harness scan DIR` lists them, used when it is the only one
+    of that kind that lz4gate can build, and named in one line on stderr
+    ("upstream:DIR: using the LZ4 copy at internal-complibs/lz4-1.9.1
+    (1.9.1)"); several is an error that lists them. auto:DIR takes either
+    kind, so a job whose project path is fixed keeps working when the
+    vendored folder's name changes with its version. The subject is the
+    copy's files: the same copy under another root is the same subject
+    (one build, one identity). Patches (--patch) apply to the copy, -p1
+    from its top.
     For testing lz4gate itself: ref-mutant:CHECK (ref with one named check
     switched off), broken:MODE (a deliberately broken adapter) and
     fixture:NAME (a synthetic tree of tests/fixtures: kernel-g1,
@@ -42,7 +55,8 @@ OPTIONS
 
 EXIT STATUS
     0 success; 2 bad input (unknown SPEC, missing tree, no LZ4 sources,
-    patch that does not apply, subject that does not compile), with one line
+    a project with several copies, patch that does not apply, subject that
+    does not compile), with one line
     on stderr saying what and how to fix it.
 """ % ", ".join(CONFIGS)
 

@@ -1,16 +1,23 @@
 """A SPEC to a Subject: what kind of implementation, where its LZ4 files are,
 and an identity derived from their content.
 
-  ref | system | upstream[:DIR] | kernel[:DIR]
+  ref | system | upstream[:DIR] | kernel[:DIR] | auto:DIR
   ref-mutant:CHECK | broken:MODE | fixture:NAME   (for testing lz4gate itself)
+
+DIR may be a project's top rather than the LZ4 folder itself: when it is
+not an lz4 (or Linux) layout, the copy under it is found by scanning
+(harness/subjects/find) and used when it is the only one of that kind;
+auto:DIR takes either kind.
 """
 import hashlib
 import os
 import re
+import sys
 
 from harness.errors import BadInput
 from harness.paths import ADAPTERS, BUILD
 from harness.subjects import fixtures, refcodec
+from harness.subjects.find.copies import kind_label, scan
 from harness.subjects.versions import kernel_version
 from harness.toolchain import sha
 
@@ -41,8 +48,67 @@ def _broken_modes():
 
 BROKEN_MODES = _broken_modes()
 TREE_KINDS = ("upstream", "kernel")
-USAGE = ("use ref, system, upstream[:DIR], kernel[:DIR], kernel-6.12 (or, for testing "
-         "lz4gate, ref-mutant:CHECK, broken:MODE, fixture:NAME)")
+USAGE = ("use ref, system, upstream[:DIR], kernel[:DIR], auto:DIR, kernel-6.12 (or, for "
+         "testing lz4gate, ref-mutant:CHECK, broken:MODE, fixture:NAME)")
+LOOKED_FOR = {"upstream": "lib/lz4.c and lz4.c with lz4.h beside them",
+              "kernel": "include/linux/lz4.h and lib/lz4/*.c"}
+_SCANS = {}          # a tree's copies, scanned once per process
+_ANNOUNCED = set()   # the root SPECs whose choice was said on stderr
+
+
+def upstream_layout(path):
+    return any(os.path.isfile(os.path.join(path, layout, "lz4.c")) and
+               os.path.isfile(os.path.join(path, layout, "lz4.h"))
+               for layout in UPSTREAM_LAYOUTS)
+
+
+def kernel_layout(path):
+    found = [f for f in KERNEL_FILES if os.path.isfile(os.path.join(path, f))]
+    return "include/linux/lz4.h" in found and any(f.endswith(".c") for f in found)
+
+
+def _family(copy):
+    return "kernel" if copy["kind"] == "kernel" else "upstream"
+
+
+def _listed(copies):
+    return ", ".join("%s (%s)" % (c["path"], c["version"]) for c in copies)
+
+
+def resolve_root(spec, kind, path):
+    """(kind, directory) of the LZ4 copy a tree SPEC means: DIR itself when
+    it has the layout of kind (upstream, kernel; auto: either), else the one
+    copy of that kind a scan finds under it (said once on stderr)."""
+    if kind in ("upstream", "auto") and upstream_layout(path):
+        return "upstream", path
+    if kind in ("kernel", "auto") and kernel_layout(path):
+        return "kernel", path
+    if path not in _SCANS:
+        _SCANS[path] = scan(path)
+    copies = _SCANS[path]
+    usable = [c for c in copies if c["buildable"] and kind in ("auto", _family(c))]
+    if len(usable) > 1:
+        raise BadInput("%s holds %d LZ4 copies: %s; name one" % (spec, len(usable),
+                                                                   _listed(usable)))
+    if usable:
+        c = usable[0]
+        if spec not in _ANNOUNCED:
+            _ANNOUNCED.add(spec)
+            print("%s: using the LZ4 copy at %s (%s)" % (spec, c["path"], c["version"]),
+                  file=sys.stderr)
+        return _family(c), os.path.normpath(os.path.join(path, c["path"]))
+    others = "; found only %s, none %s" % (
+        ", ".join("%s (%s)" % (c["path"], kind_label(c)) for c in copies),
+        "a Linux tree" if kind == "kernel" else "an lz4 copy lz4gate can build "
+        "(lz4.c with its compressors and decoders, lz4.h beside it)") if copies else ""
+    if kind == "kernel":
+        raise BadInput("no kernel LZ4 sources in %s (looked for %s there and for a Linux "
+                       "tree anywhere below it%s); pass the top of a Linux tree"
+                       % (path, LOOKED_FOR["kernel"], others))
+    looked = LOOKED_FOR["upstream"] + (", " + LOOKED_FOR["kernel"] if kind == "auto" else "")
+    raise BadInput("no LZ4 sources in %s (looked for %s there and for an LZ4 copy anywhere "
+                   "below it%s); pass the top of an lz4 release tree or of a project that "
+                   "holds one" % (path, looked, others))
 
 
 class Subject:
@@ -74,13 +140,16 @@ class Subject:
             if not os.path.isdir(path):
                 raise BadInput("default %s tree not fetched yet (%s); run: "
                                "python3 -m harness fetch" % (spec, path))
-        elif kind not in TREE_KINDS or not path:
+        elif kind not in TREE_KINDS + ("auto",) or not path:
             raise BadInput("unknown subject '%s'; %s" % (spec, USAGE))
-        self.kind = kind
-        self.path = os.path.abspath(path) if path else ""
-        if self.path and not os.path.isdir(self.path):
+        path = os.path.abspath(path) if path else ""
+        if path and not os.path.isdir(path):
             raise BadInput("subject directory %s does not exist; pass the top of an "
-                           "lz4 or Linux source tree" % self.path)
+                           "lz4 or Linux source tree" % path)
+        if kind in TREE_KINDS + ("auto",) and spec not in DEFAULT_TREES:
+            kind, path = resolve_root(spec, kind, path)
+        self.kind = kind
+        self.path = path
         if self.patches and kind not in TREE_KINDS:
             raise BadInput("patches apply to a source tree; %s has none" % spec)
         for p in self.patches:
