@@ -98,7 +98,7 @@ def resolve_root(spec, kind, path):
                   file=sys.stderr)
         return _family(c), os.path.normpath(os.path.join(path, c["path"]))
     others = "; found only %s, none %s" % (
-        ", ".join("%s (%s)" % (c["path"], kind_label(c)) for c in copies),
+        ", ".join("%s (%s)" % (c["path"], kind_label(c).split(" (")[0]) for c in copies),
         "a Linux tree" if kind == "kernel" else "an lz4 copy lz4gate can build "
         "(lz4.c with its compressors and decoders, lz4.h beside it)") if copies else ""
     if kind == "kernel":

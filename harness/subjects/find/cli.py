@@ -52,22 +52,39 @@ COLUMNS
     lz4.c     the release tags whose lz4.c the copy's lz4.c is (by
               fingerprint), "not released" when none, "-" without lz4.c.
     files     which of lz4.c, lz4.h, lz4hc.c, lz4hc.h, lz4frame.c,
-              lz4frame.h, lz4frame_static.h, lz4file.c/h, xxhash.c/h (or the
-              kernel's lib/lz4 files, include/linux/lz4.h,
-              lib/decompress_unlz4.c) are there; a header found elsewhere is
-              named ("header include/u-boot/lz4.h"), or "no header".
-    A * after the kind marks a copy a SPEC can build (upstream:DIR/PATH,
-    kernel:DIR/PATH, or DIR itself as upstream:DIR, kernel:DIR or
-    auto:DIR when it is the only one).
+              lz4frame.h, lz4frame_static.h, lz4file.c/h and xxhash.c/h
+              (when the copy's sources include xxhash.h) are there, or the
+              kernel's lib/lz4 files, include/linux/lz4.h and
+              lib/decompress_unlz4.c; then any other file of the copy that
+              defines LZ4 functions (lz4_zfs.c); a header found elsewhere is
+              named ("header include/u-boot/lz4.h"), or "no header"; and
+              the #include "..." of lz4.c, lz4hc.c, lz4frame.c or xxhash.c
+              that reach outside the folder ("includes from outside it:
+              lz4frame.c: ../hashes/xxhash.h").
+    A * after the kind marks a copy a SPEC can build: upstream with lz4.c
+    and lz4.h side by side and nothing included from outside its folder,
+    or a Linux tree with include/linux/lz4.h and lib/lz4/*.c. Name it as
+    upstream:DIR/PATH or kernel:DIR/PATH, or give DIR itself
+    (upstream:DIR, kernel:DIR, auto:DIR) when it is the only one.
 
 OPTIONS
     --json               one JSON object: {"root", "seconds", "copies": [{path,
                          library, kind, generation, version, version_from,
-                         releases, files, header, buildable, spec, public,
-                         project_api}]}
+                         releases, files, header, outside, buildable, spec,
+                         public, project_api}]}; public: the LZ4 entry points
+                         the copy defines, project_api: its other exported
+                         names with lz4 in them
     --fingerprints FILE  the lz4.c fingerprint table to use (default: the
                          committed harness/subjects/find/fingerprints.tsv;
                          lines "DIGEST TAG...", # comments)
+
+EXAMPLES
+    python3 -m harness scan ~/src/c-blosc
+        one row: internal-complibs/lz4-1.9.1, upstream *, 1.9.1
+    python3 -m harness subjects build auto:$HOME/src/c-blosc
+        builds that copy, saying on stderr which it used
+    python3 -m harness scan /usr/src/linux --json
+        the kernel's copy at ".", its generation and version, as JSON
 
 EXIT STATUS
     0 the listing was printed (also when it is empty); 2 DIR is not a
@@ -92,6 +109,8 @@ def _files(copy):
                     for f in copy["files"]) or "-"
     if copy["kind"] != "kernel" and "lz4.h" not in copy["files"]:
         out += "; " + ("header " + copy["header"] if copy["header"] else "no header")
+    if copy["outside"]:
+        out += "; includes from outside it: " + ", ".join(copy["outside"])
     return out
 
 

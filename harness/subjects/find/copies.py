@@ -35,6 +35,8 @@ UPSTREAM_NAMES = ("lz4.c", "lz4.h", "lz4hc.c", "lz4hc.h", "lz4frame.c", "lz4fram
 KERNEL_NAMES = ("lib/lz4/lz4_compress.c", "lib/lz4/lz4_decompress.c",
                 "lib/lz4/lz4hc_compress.c", "lib/lz4/lz4defs.h", "include/linux/lz4.h",
                 "lib/decompress_unlz4.c")
+# The sources an upstream build compiles (harness/subjects/spec.py UPSTREAM_SOURCES).
+UPSTREAM_SOURCES = ("lz4.c", "lz4hc.c", "lz4frame.c", "xxhash.c")
 KINDS = ("upstream", "kernel", "decoder-only", "compressor-only", "project API")
 
 
@@ -123,6 +125,20 @@ def find_header(lib, defining, texts):
         if hits:      # the nearest: most folders in common, then the shallowest
             return min(hits, key=lambda h: (-_common(h, lib), h.count(os.sep), h))
     return None
+
+
+def outside_includes(top, lib, texts):
+    """"lz4frame.c: ../hashes/xxhash.h": the #include "..." of the library's
+    sources that are not in its folder (a build of the folder alone, as
+    staging does it, cannot find them)."""
+    out = []
+    for name in UPSTREAM_SOURCES:
+        rel = os.path.join(lib, name)
+        for inc in ctext.includes(texts.get(rel, ""), quoted_only=True):
+            here = os.path.normpath(os.path.join(lib, inc))
+            if _parent(here) != lib or not os.path.isfile(os.path.join(top, here)):
+                out.append("%s: %s" % (name, inc))
+    return out
 
 
 def _kind(public, defined, gen, kernel):
@@ -216,10 +232,12 @@ def _describe(top, root, lib, kernel, members, dirs, texts, defs, table):
             "public": public, "project_api": project}
     (copy["version"], copy["version_from"]), copy["releases"] = \
         _version(top, copy, texts, table)
+    copy["outside"] = [] if kernel else outside_includes(top, lib, texts)
     if kernel:
         copy["buildable"] = bool(gen) and any(f.endswith(".c") for f in files)
     else:
-        copy["buildable"] = copy["kind"] == "upstream" and {"lz4.c", "lz4.h"} <= set(files)
+        copy["buildable"] = copy["kind"] == "upstream" and {"lz4.c", "lz4.h"} <= set(files) \
+            and not copy["outside"]
     copy["library"] = lib or "."
     return copy
 

@@ -12,7 +12,7 @@ import re
 # inside a string or a quote inside a comment is taken for what it is.
 _LEXEMES = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 _IDENT_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]', re.M)
 # A preprocessor line and its continuation lines.
 _DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n\\]|\\.)*", re.M | re.S)
 # Words before a definition that make it local to its file.
@@ -37,9 +37,12 @@ def code_only(text):
     return _DIRECTIVE.sub(" ", strip_comments(text, keep_strings=False))
 
 
-def includes(text):
-    """The names a file #includes, in order ("lz4.h", "u-boot/lz4.h")."""
-    return _INCLUDE.findall(strip_comments(text))
+def includes(text, quoted_only=False):
+    """The names a file #includes, in order ("lz4.h", "u-boot/lz4.h");
+    quoted_only: only the #include "..." ones, which the compiler looks
+    for beside the file first."""
+    found = _INCLUDE.findall(strip_comments(text))
+    return [name for quote, name in found if quote == '"' or not quoted_only]
 
 
 def _matching_parens(code):
