@@ -56,8 +56,8 @@ OPTIONS
 EXIT STATUS
     0 success; 2 bad input (unknown SPEC, missing tree, no LZ4 sources,
     a project with several copies, patch that does not apply, subject that
-    does not compile), with one line
-    on stderr saying what and how to fix it.
+    does not compile), with one line on stderr saying what and how to fix
+    it.
 """ % ", ".join(CONFIGS)
 
 
