@@ -6,10 +6,12 @@ names and layouts of vendored copies: no LZ4, kernel or project code."""
 import json
 import os
 import shutil
+import subprocess
 
 import pytest
 
 from conftest import TOP, expect_bad_input, harness
+from harness.errors import BadInput
 from harness.subjects import spec as spec_mod
 from harness.subjects.find import copies as copies_mod
 from harness.subjects.find import ctext, fingerprints
@@ -356,6 +358,36 @@ def test_the_committed_fingerprint_table(tmp_path):
     if os.path.isdir(upstream):
         c, = scan(upstream)
         assert (c["path"], c["version"], c["releases"]) == (".", "1.9.4", ["v1.9.4"])
+
+
+@pytest.mark.check
+def test_the_table_is_made_from_a_clones_release_tags(tmp_path):
+    repo = str(tmp_path / "lz4")
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@t", GIT_CEILING_DIRECTORIES=str(tmp_path))
+
+    def git(*args):
+        subprocess.run(["git", "-C", repo] + list(args), check=True, env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.makedirs(repo)
+    git("init", "-q")
+    # r1xx kept lz4.c at the top, later releases under lib/; a release
+    # that did not touch lz4.c shares its row.
+    for tag, rel, text in (("r100", "lz4.c", LZ4_C), ("v1.0.0", "lib/lz4.c", LZ4_C + "int a;\n"),
+                           ("v1.0.1", "lib/lz4.c", LZ4_C + "int a;\n")):
+        write_tree(repo, {rel: text})
+        git("add", "-A")
+        git("commit", "-q", "--allow-empty", "-m", tag)
+        git("tag", tag)
+    text = fingerprints.make(repo)
+    lines = text.splitlines()
+    assert lines[0] == fingerprints.NOTE
+    assert lines[1:] == ["%s\tr100" % ctext.fingerprint(LZ4_C),
+                         "%s\tv1.0.0 v1.0.1" % ctext.fingerprint(LZ4_C + "int a;\n")]
+    assert fingerprints.main(["--check", repo]) == 1         # not the committed table
+    assert fingerprints.main(["--write"]) == 2
+    with pytest.raises(BadInput, match="not a git clone"):
+        fingerprints.make(str(tmp_path / "nothing"))
 
 
 @pytest.mark.check

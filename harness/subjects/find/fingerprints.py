@@ -71,20 +71,20 @@ def make(repo):
     return "\n".join([NOTE] + ["%s\t%s" % (d, " ".join(t)) for d, t in rows.items()]) + "\n"
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise BadInput(message)
+
+
 def main(argv):
-    ap = argparse.ArgumentParser(prog="python3 -m harness.subjects.find.fingerprints",
-                                 description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = _Parser(prog="python3 -m harness.subjects.find.fingerprints", description=__doc__,
+                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--write", metavar="LZ4_GIT", help="write the table from this clone")
     ap.add_argument("--check", metavar="LZ4_GIT", help="compare the table with this clone")
     try:
         args = ap.parse_args(argv)
-    except SystemExit as e:
-        return 0 if e.code == 0 else EXIT_BAD_INPUT
-    if bool(args.write) == bool(args.check):
-        print("fingerprints: give --write LZ4_GIT or --check LZ4_GIT", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    try:
+        if bool(args.write) == bool(args.check):
+            raise BadInput("give --write LZ4_GIT or --check LZ4_GIT")
         text = make(args.write or args.check)
     except BadInput as e:
         print("fingerprints: %s" % e, file=sys.stderr)
