@@ -98,12 +98,13 @@ def resolve_root(spec, kind, path):
                   file=sys.stderr)
         return _family(c), os.path.normpath(os.path.join(path, c["path"]))
     others = "; found only %s, none %s" % (
-        ", ".join("%s (%s)" % (c["path"], kind_label(c).split(" (")[0]) for c in copies),
-        "a Linux tree" if kind == "kernel" else "an lz4 copy lz4gate can build "
+        ", ".join("%s (%s)" % (c["path"], c["kind"] if c["kind"] == "project API"
+                                else kind_label(c)) for c in copies),
+        "a Linux tree with both" if kind == "kernel" else "an lz4 copy lz4gate can build "
         "(lz4.c with its compressors and decoders, lz4.h beside it)") if copies else ""
     if kind == "kernel":
         raise BadInput("no kernel LZ4 sources in %s (looked for %s there and for a Linux "
-                       "tree anywhere below it%s); pass the top of a Linux tree"
+                       "tree anywhere below it%s); pass the top of a Linux tree holding both"
                        % (path, LOOKED_FOR["kernel"], others))
     looked = LOOKED_FOR["upstream"] + (", " + LOOKED_FOR["kernel"] if kind == "auto" else "")
     raise BadInput("no LZ4 sources in %s (looked for %s there and for an LZ4 copy anywhere "

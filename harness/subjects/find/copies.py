@@ -246,7 +246,7 @@ def kind_label(copy):
     """"upstream", "kernel G3", "project API (zfs_lz4_compress_buf, ...)"."""
     if copy["kind"] == "kernel":
         return "kernel " + copy["generation"] if copy["generation"] else \
-            "kernel (no include/linux/lz4.h)"
+            "kernel, no include/linux/lz4.h"
     if copy["kind"] == "project API":
         names = copy["project_api"][:3] + copy["public"][:2]
         more = len(copy["project_api"]) + len(copy["public"]) > len(names)
