@@ -72,6 +72,7 @@ class Gate:
         self.seeds = []         # (target, libFuzzer -seed) of the fuzz stage
         self.seed_base = None   # --fuzz-seed, given or derived
         self.crash_triage = []  # (target, seed, crash_triage summary) per campaign
+        self.waivers = []       # the waivers file's entries, after the verdict
 
     def sides(self):
         o = self.opts
