@@ -126,7 +126,7 @@ class Gate:
         else:
             subj = dict(subject=o.candidate, subject_b=None, patch=o.patch, patch_b=[])
         subj.update(kw)
-        return campaign.namespace(target=target, jobs=o.jobs, quiet=True,
+        return campaign.namespace(target=target, jobs=o.jobs, quiet=True, brief=True,
                                   known_findings=o.known_findings, **subj)
 
     def stage_roots(self):
