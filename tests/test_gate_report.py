@@ -96,7 +96,7 @@ def test_sarif_validates_against_sarif_2_1_0_and_points_at_source_lines(planted_
     log = json.loads((planted_report / "results.sarif").read_text())
     assert validate(log, SARIF_2_1_0) == []
     run = log["runs"][0]
-    base = run["originalUriBaseIds"]["CANDIDATE"]["uri"]
+    base = run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
     assert base.startswith("file:///") and base.endswith("/")    # SARIF 3.14.14
     results = [r for r in run["results"] if r["level"] == "error"]
     assert {r["ruleId"] for r in results} >= {"ULZ4-SVN-r20"}

@@ -140,6 +140,12 @@ def test_a_bug_the_base_predates_is_a_regression_with_the_release_that_fixed_it(
         assert ids(verdict.compare(records, lin), "lost") == ["ULZ4-2020-783"]
     # Unknown lineage: the strict reading, a lost fix.
     assert ids(verdict.compare(records), "lost") == ["ULZ4-2020-783"]
+    # Kernel API generations: a G1 base predates a bug of the G2/G3 code.
+    gens = {"KLZ4-2017-COMPAT": {"kernel": "G2,G3"}}
+    recs = [dict(r, check="KLZ4-2017-COMPAT") for r in records]
+    for gen, cat in (("G1", "regression"), ("G2", "lost"), ("G3", "lost")):
+        lin = verdict.Lineage([], fixes.tree_of("kernel", "4.4.111", gen), gens, TAGS)
+        assert ids(verdict.compare(recs, lin), cat) == ["KLZ4-2017-COMPAT"], gen
 
 
 @pytest.mark.check

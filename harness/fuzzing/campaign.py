@@ -204,7 +204,7 @@ def report(args, found, log_text, triage=None):
                  "base": "the base's own (not documented)"}[f["status"]]
         print("  %s  %s  x%d%s" % (label, f["signature"], f["count"], "  (%d stack(s))" % f[
             "stacks"] if f.get("stacks") else ""))
-        if getattr(args, "quiet", False):
+        if getattr(args, "brief", False):
             continue            # the caller (the gate) reports the details itself
         print("    %s" % clip(f["message"], 300))
         print("    input: %s" % shown(f["input"]))
@@ -241,6 +241,7 @@ def namespace(**kw):
     base = dict(target=None, subject=None, subject_b=None, patch=[], patch_b=[],
                 engine="libfuzzer", bits="64", config=None, time=60, jobs=1, runs=None,
                 seed=None, fresh=False, ignore=[], skip=[], stop_at_first=False, quiet=False,
+                brief=False,
                 known_findings=None, base=None, candidate=None)
     base.update(kw)
     return argparse.Namespace(**base)

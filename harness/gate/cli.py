@@ -53,7 +53,30 @@ def decide(gate):
     cats = verdict.compare(gate.records, lineage(gate))
     for c, items in verdict.fuzz_items(gate.fuzz_findings).items():
         cats[c] += items
+    gate.waivers = apply_waivers(gate, cats)
     return {"categories": cats, "failed": verdict.failed(cats, gate.opts.strict)}
+
+
+def check_waivers(gate):
+    from harness.gate import waivers
+    from harness.report import gate_report
+    path = waivers.find(gate_report.roots_of(gate.opts)[0][1][2], gate.opts.waivers)
+    if path:
+        waivers.load(path)
+
+
+def apply_waivers(gate, cats):
+    """The waivers of the candidate's repository (harness/gate/waivers.py),
+    applied; [] when there is no waivers file."""
+    from harness.gate import waivers
+    from harness.report import gate_report
+    o = gate.opts
+    roots = gate_report.roots_of(o)
+    path = waivers.find(roots[0][1][2], o.waivers)
+    if not path:
+        return []
+    signature_of, location_of = gate_report.locator(o)
+    return waivers.apply(cats, waivers.load(path), signature_of, location_of)
 
 
 def write_reports(gate, decision):
@@ -74,15 +97,13 @@ def main(argv):
     try:
         opts = options.parse(argv)
         gate = Gate(opts)
+        check_waivers(gate)          # a malformed waivers file stops the gate first
         run_stages(gate)
-    except StageError as e:
+        gate.timings.append(("total", time.time() - t0))
+        decision = decide(gate)
+    except BadInput as e:            # StageError included: "[stage] cause"
         print("gate: cannot run: %s" % e, file=sys.stderr)
         return EXIT_BAD_INPUT
-    except BadInput as e:
-        print("gate: cannot run: %s" % e, file=sys.stderr)
-        return EXIT_BAD_INPUT
-    gate.timings.append(("total", time.time() - t0))
-    decision = decide(gate)
     files = write_reports(gate, decision)
     with open(files["report"]) as f:
         print(f.read())

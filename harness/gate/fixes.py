@@ -102,11 +102,22 @@ def base_predates(rng, tree):
     if not rng or key is None or key[0] not in rng:
         return None
     axis, pos = key
+    if rt.in_range(rng[axis], tree):
+        return False
+    items = [i.strip() for i in rng[axis].split(",") if i.strip() and i.strip() != "none"]
+    gens = [i for i in items if i in rt.CODE_GENERATIONS]
+    if gens:
+        # A range of kernel API generations (the code, not the version:
+        # G1 3.11-4.10, G2 the 4.11 update, G3 the 4.20 decoder): a base of
+        # an earlier generation than every one named predates the bug.
+        order = rt.CODE_GENERATIONS
+        g = tree.get("generation")
+        if g not in order or len(gens) != len(items):
+            return None
+        return all(order.index(g) < order.index(x) for x in gens)
     lows = _lows(rng[axis], axis)
     if not lows or any(lo is None for lo in lows):
         return None
-    if rt.in_range(rng[axis], tree):
-        return False
     return all(pos < lo for lo in lows)
 
 

@@ -115,6 +115,17 @@ def parser():
     ap.add_argument("--skip", action="append", default=[], metavar="STAGE", choices=SKIPPABLE,
                     help="skip a stage on purpose (repeatable: %s); the report says so at "
                          "the top" % ", ".join(SKIPPABLE))
+    ap.add_argument("--source-root", default=None, metavar="DIR",
+                    help="the root of the candidate's repository, which the report's paths "
+                         "(\"Where:\", SARIF) are relative to (default: the git top level "
+                         "of the candidate's tree, else the tree)")
+    ap.add_argument("--waivers", default=None, metavar="FILE",
+                    help="reviewed deviations that do not fail the gate (default: "
+                         ".lz4gate.toml at the root of the candidate's repository; format: "
+                         "harness/gate/waivers.py)")
+    ap.add_argument("--doc-url", default=None, metavar="URL",
+                    help="link each case to URL#id (REGRESSIONS.md as published); default: "
+                         "no links, each item carries its own summary")
     ap.add_argument("--known-findings", metavar="FILE",
                     help="documented findings (default harness/report/known_findings.json)")
     return ap
@@ -152,6 +163,10 @@ def parse(argv):
     Subject(a.candidate, a.patch)          # before any stage prints anything
     if a.replay_inputs and not os.path.isdir(a.replay_inputs):
         raise BadInput("--replay-inputs %s is not a directory" % a.replay_inputs)
+    if a.waivers and not os.path.isfile(a.waivers):
+        raise BadInput("--waivers %s does not exist" % a.waivers)
+    if a.source_root and not os.path.isdir(a.source_root):
+        raise BadInput("--source-root %s is not a directory" % a.source_root)
     if a.known_findings and not os.path.isfile(a.known_findings):
         raise BadInput("--known-findings %s does not exist" % a.known_findings)
     if a.no_coverage and "coverage" not in a.skip:

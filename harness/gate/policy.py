@@ -42,6 +42,9 @@ POLICY = (
      "undefined behaviour without a memory error, a change in speed, size or resources"),
     ("unconfirmed", INFO, "Not reproducible",
      "a fuzz finding whose reproducer did not fail 3 times of 3 when replayed"),
+    ("waived", INFO, "Waived",
+     "a FAIL or WARN item that a waiver of the user's repository (.lz4gate.toml: id or "
+     "signature, path, reason, expiry) matches, with the waiver's reason"),
     ("known", INFO, "Known findings",
      "failing on both sides, documented for the candidate's tree, or the base's own bug"),
     ("fixed", INFO, "Newly fixed",
@@ -161,6 +164,14 @@ def kind_of_record(record):
             return kind
     # A contract deviation the tables do not name: the strict reading.
     return CORRUPTION
+
+
+def observed_memory_error(record):
+    """Did the run itself show a memory error (a crash or a sanitizer
+    report)? A regression case's class names the bug it is about; what the
+    run showed is its verdict."""
+    text = "%s\n%s" % (record.get("report") or "", record.get("evidence") or "")
+    return record.get("verdict") == "CRASH" or "ERROR: AddressSanitizer" in text
 
 
 def category_of_new(kind):

@@ -72,6 +72,7 @@ class Gate:
         self.seeds = []         # (target, libFuzzer -seed) of the fuzz stage
         self.seed_base = None   # --fuzz-seed, given or derived
         self.crash_triage = []  # (target, seed, crash_triage summary) per campaign
+        self.waivers = []       # the waivers file's entries, after the verdict
 
     def sides(self):
         o = self.opts
@@ -125,7 +126,7 @@ class Gate:
         else:
             subj = dict(subject=o.candidate, subject_b=None, patch=o.patch, patch_b=[])
         subj.update(kw)
-        return campaign.namespace(target=target, jobs=o.jobs, quiet=True,
+        return campaign.namespace(target=target, jobs=o.jobs, quiet=True, brief=True,
                                   known_findings=o.known_findings, **subj)
 
     def stage_roots(self):

@@ -88,8 +88,8 @@ def _classify(stage, check, cand, base, lineage):
     kinds = {policy.kind_of_record(r) for r in c_fail}
     kind = next((k for k in (MEMORY,) + policy.FAILING_KINDS if k in kinds), sorted(kinds)[0])
     if b_fail:
-        b_kinds = {policy.kind_of_record(r) for r in b_fail}
-        if kind == MEMORY and MEMORY not in b_kinds:
+        if any(map(policy.observed_memory_error, c_fail)) and \
+                not any(map(policy.observed_memory_error, b_fail)):
             return ("regression", "a memory-safety error in the candidate (%s); the base "
                     "fails without one (%s)" % (_summary(c_fail), _summary(b_fail)),
                     c_fail, b_fail)

@@ -2,7 +2,7 @@
 (every item of every group) of the gate."""
 import os
 
-from harness.gate import policy
+from harness.gate import policy, waivers
 from harness.gate.policy import TITLE
 from harness.report import differences
 from harness.report.failure import clip, subject_frames
@@ -107,6 +107,9 @@ def group_lines(ctx, n, grp, full):
         for side, text in evidence(i):
             out.append("  - %s: %s" % (side, code(clip(text, 240))))
         out.append("  - reproduce: %s" % code(ctx["reproduce"](i)))
+        about = ctx["summary"](i)
+        if about:
+            out.append("  - about: %s" % about)
         link = ctx["history"](i)
         if link:
             out.append("  - history: %s" % link)
@@ -161,6 +164,7 @@ def tail(ctx):
     g = ctx["gate"]
     # What changed in the code, beside the results that changed with it.
     out = differences.section(g.opts.base, g.opts.candidate, g.opts.patch, g.opts.configs[0])
+    out += waivers.report_lines(getattr(g, "waivers", []))
     out += fuzz_table(g)
     out += ["## Size and speed, base vs candidate", ""] + compare_table(g.compare)
     out += ["", "## Coverage of the candidate", ""]

@@ -6,12 +6,14 @@ import json
 import os
 import re
 import shutil
+import subprocess
 
 from harness import atomic
 from harness.gate.policy import CATEGORIES, LEVEL
 from harness.paths import BUILD, TOP, shown
 from harness.report import gate_markdown, junit, sarif
-from harness.report.groups import group
+from harness.report.groups import failure_of_item, group
+from harness.report.summaries import item_summary
 from harness.report.regressions.results import config_key
 from harness.subjects.build import subject_identity
 from harness.subjects.spec import Subject
@@ -21,8 +23,7 @@ CASE_ID_PREFIXES = ("KLZ4-", "ULZ4-")
 
 def candidate_root(gate):
     """Where the candidate's sources the frames point into live (the staged
-    copy), and the user's own tree they were copied from (what SARIF's
-    locations are relative to: a checkout of it resolves them)."""
+    copy), and the user's own tree they were copied from."""
     return side_root(gate.opts.candidate, gate.opts.patch)
 
 
@@ -33,17 +34,75 @@ def side_root(spec, patches=()):
     return TOP, TOP
 
 
-def shown_in_tree(path, roots):
-    """A source path as the reader knows it: relative to the tree of the
-    side it belongs to ("lib/lz4.c"; a base file as "base: lib/lz4/x.c"),
-    never inside lz4gate's build/stage; lz4gate's own files relative to
-    the repository."""
+def git_toplevel(path):
+    """The top of the git work tree holding path, or None."""
+    try:
+        proc = subprocess.run(["git", "-C", path, "rev-parse", "--show-toplevel"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              universal_newlines=True)
+    except OSError:
+        return None
+    top = proc.stdout.strip()
+    return os.path.abspath(top) if proc.returncode == 0 and top else None
+
+
+def source_root(tree, given=None):
+    """The root of the user's repository the report's paths are relative
+    to: --source-root, else the git top level of the side's tree, else the
+    tree itself."""
+    if given:
+        return os.path.abspath(given)
+    return git_toplevel(tree) or tree
+
+
+def roots_of(o):
+    """[(side, (stage dir, tree, repository root))] of both sides."""
+    root, tree = side_root(o.candidate, o.patch)
+    base_stage, base_tree = side_root(o.base)
+    return [("candidate", (root, tree, source_root(tree, o.source_root))),
+            ("base", (base_stage, base_tree, source_root(base_tree)))]
+
+
+def locator(o):
+    """(signature_of(item), location_of(item)): an item's report group
+    signature and its source file relative to the candidate's repository
+    root (waivers match on them)."""
+    roots = roots_of(o)
+
+    def location_of(item):
+        top = failure_of_item(item).get("top")
+        got = in_user_tree(top["file"], roots) if top and top.get("file") else None
+        if got is None:
+            found = entry_definition(roots[0][1][0], failure_of_item(item).get("entry"))
+            got = in_user_tree(found[0], roots) if found else None
+        return got[1] if got and got[0] == "candidate" else None
+
+    def signature_of(item):
+        return item.get("fix") or failure_of_item(item)["signature"]
+    return signature_of, location_of
+
+
+def in_user_tree(path, roots):
+    """(side, path relative to that side's repository root) of a staged
+    source file, or None for a file that is not a subject's (lz4gate's own
+    shim or adapters). roots: [(side, (stage dir, tree, repository root))]."""
     path = os.path.abspath(path)
-    for label, (stage_dir, _) in roots:
-        if path.startswith(stage_dir + os.sep) and stage_dir != TOP:
-            rel = os.path.relpath(path, stage_dir)
-            return rel if label == "candidate" else "%s: %s" % (label, rel)
-    return shown(path)
+    for label, (stage_dir, tree, repo) in roots:
+        if stage_dir != TOP and path.startswith(stage_dir + os.sep):
+            rel = os.path.relpath(os.path.join(tree, os.path.relpath(path, stage_dir)), repo)
+            return label, rel
+    return None
+
+
+def shown_in_tree(path, roots):
+    """A source path as the reader knows it: relative to the root of the
+    side's repository ("internal-complibs/lz4-1.9.1/lz4.c"; a base file as
+    "base: lib/lz4/x.c"), never inside lz4gate's build/stage; lz4gate's own
+    files relative to lz4gate."""
+    got = in_user_tree(path, roots)
+    if not got:
+        return shown(path)
+    return got[1] if got[0] == "candidate" else "%s: %s" % got
 
 
 def make_context(gate, decision, out):
@@ -52,7 +111,7 @@ def make_context(gate, decision, out):
     repro_dir = os.path.join(out, "reproducers")
     patches = "".join(" --patch %s" % shown(p) for p in o.patch)
 
-    roots = [("candidate", (root, tree)), ("base", side_root(o.base))]
+    roots = roots_of(o)
 
     def relpath(path):
         return shown_in_tree(path, roots)
@@ -83,18 +142,23 @@ def make_context(gate, decision, out):
                                                                      shown(dest))
 
     def history(item, markdown=True):
+        """A link to the fix's entry under --doc-url (REGRESSIONS.md as
+        published), or None: the report's own summary paragraph carries
+        what a reader needs, so no link points into a repository the
+        reader may not have."""
         fid = item["id"] if item["id"].startswith(CASE_ID_PREFIXES) else item.get("finding")
-        if not fid or not fid.startswith(CASE_ID_PREFIXES):
+        if not o.doc_url or not fid or not fid.startswith(CASE_ID_PREFIXES):
             return None
-        target = "REGRESSIONS.md#%s" % fid.lower()
-        return "[%s](%s)" % (target, target) if markdown else target
+        target = "%s#%s" % (o.doc_url, fid.lower())
+        return "[%s](%s)" % (fid, target) if markdown else target
 
     def message(item):
         return item["fuzz"]["message"] if item.get("fuzz") else item["record"].get("evidence", "")
 
     return {"gate": gate, "decision": decision, "relpath": relpath, "reproduce": reproduce,
-            "history": history, "message": message,
-            "candidate_root_uri": "file://%s/" % tree.rstrip("/"),
+            "history": history, "message": message, "summary": item_summary,
+            "in_user_tree": lambda path: in_user_tree(path, roots),
+            "source_root_uri": "file://%s/" % roots[0][1][2].rstrip("/"),
             "candidate_stage": root,
             "entry_location": lambda entry: entry_definition(root, entry),
             "identities": {"base": subject_identity(o.base),

@@ -7,6 +7,9 @@ import os
 import urllib.parse
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+# The root of the user's repository (--source-root, or the candidate's git
+# top level): GitHub's and GitLab's code scanning resolve it to the checkout.
+SRCROOT = "%SRCROOT%"
 from harness.gate import policy
 
 # The policy's levels as SARIF's: FAIL error, WARN warning, INFO note.
@@ -41,14 +44,14 @@ def result(ctx, grp, item):
 
 
 def location(ctx, path, line, func):
-    """A place in the candidate's tree, relative to it (base id CANDIDATE);
-    a file outside it (lz4gate's own shim or adapters) by its absolute URI."""
-    path = os.path.abspath(path)
-    root = ctx["candidate_stage"].rstrip("/") + "/"
-    if path.startswith(root):
-        art = {"uri": urllib.parse.quote(path[len(root):]), "uriBaseId": "CANDIDATE"}
+    """A place in the user's repository, relative to its root (base id
+    %SRCROOT%: code scanning resolves it against the checkout); a file of
+    lz4gate's own (its shim or adapters) by its absolute URI."""
+    got = ctx["in_user_tree"](path)
+    if got:
+        art = {"uri": urllib.parse.quote(got[1]), "uriBaseId": SRCROOT}
     else:
-        art = {"uri": "file://" + urllib.parse.quote(path)}
+        art = {"uri": "file://" + urllib.parse.quote(os.path.abspath(path))}
     out = {"physicalLocation": {"artifactLocation": art, "region": {"startLine": line}}}
     if func:
         out["logicalLocations"] = [{"name": func, "kind": "function"}]
@@ -62,14 +65,16 @@ def render(ctx):
             for item in grp["items"]:
                 rid = rule_id(item)
                 rule = {"id": rid, "shortDescription": {"text": item.get("title") or rid}}
+                about = ctx["summary"](item)
                 history = ctx["history"](item, markdown=False)
-                if history:
-                    rule["help"] = {"text": "The fix and its history: " + history}
+                if about or history:
+                    rule["help"] = {"text": " ".join(filter(None, [
+                        about, history and "History: " + history]))}
                 rules.setdefault(rid, rule)
                 results.append(result(ctx, grp, item))
     log = {"$schema": SCHEMA, "version": "2.1.0", "runs": [{
         "tool": {"driver": {"name": "lz4gate",
                             "rules": sorted(rules.values(), key=lambda r: r["id"])}},
-        "originalUriBaseIds": {"CANDIDATE": {"uri": ctx["candidate_root_uri"]}},
+        "originalUriBaseIds": {SRCROOT: {"uri": ctx["source_root_uri"]}},
         "results": results}]}
     return json.dumps(log, indent=1, sort_keys=True) + "\n"
