@@ -46,17 +46,24 @@ def programs_for(config):
     return [p for p in programs() if not (p in NATIVE_ONLY and bits == 32)]
 
 
+# The mutant build that reads which check to switch off from the environment
+# (ref/mutant.h REF_MUTANT_FROM_ENV: one build, every mutant a run).
+ANY_MUTANT = "ANY"
+
+
 def build(config, mutant="", only=()):
-    """{program: binary} of the unit tests for a configuration (and mutant)."""
+    """{program: binary} of the unit tests for a configuration (and mutant:
+    a check name, or ANY_MUTANT for the build that takes LZ4REF_MUTANT_ID)."""
     if config not in UNIT_CONFIGS:
         raise BadInput("unknown unit-test configuration '%s'; use one of: %s"
                        % (config, ", ".join(UNIT_CONFIGS)))
-    if mutant and mutant not in refcodec.check_names():
+    if mutant and mutant != ANY_MUTANT and mutant not in refcodec.check_names():
         raise BadInput("unknown check '%s'" % mutant)
     cc, flags, _ = UNIT_CONFIGS[config]
     cflags = WARN + flags + ["-I" + REF, "-I" + TESTS_C, "-I" + COMMON_C,
                              "-I" + os.path.join(os.path.dirname(COMMON_C), "vectors")] + \
-        (["-DREF_MUTANT=" + mutant] if mutant else [])
+        (["-DREF_MUTANT_FROM_ENV"] if mutant == ANY_MUTANT else
+         ["-DREF_MUTANT=" + mutant] if mutant else [])
     common = [objcache.compile_object(cc, cflags, s) for s in refcodec.sources() + SHARED_SOURCES]
     out_dir = os.path.join(BUILD, "mutants", mutant, config) if mutant else \
         os.path.join(BUILD, "ref", config)

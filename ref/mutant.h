@@ -51,7 +51,13 @@
 #define REF_MUTANT_ID_(name) REF_MUTANT_ID_##name
 #define REF_MUTANT_ID(name) REF_MUTANT_ID_(name)
 
-#ifdef REF_MUTANT
+#if defined(REF_MUTANT_FROM_ENV)
+/* One build for every mutant (tests/mutants.py): the check switched off is
+ * the id in the environment variable LZ4REF_MUTANT_ID, read at start-up
+ * (profile.c); 0 or unset switches none off. */
+extern int ref_mutant_selected;
+#define REF_MUTANT_SELECTED ref_mutant_selected
+#elif defined(REF_MUTANT)
 #define REF_MUTANT_SELECTED REF_MUTANT_ID(REF_MUTANT)
 #else
 #define REF_MUTANT_SELECTED REF_MUTANT_ID_NONE

@@ -130,6 +130,19 @@ const char *ref_check_what(int i)
 REF_CHECK_LIST(REF_CHECK_ID_MATCHES)
 #undef REF_CHECK_ID_MATCHES
 
+#ifdef REF_MUTANT_FROM_ENV
+#include <stdlib.h>
+int ref_mutant_selected = REF_MUTANT_ID_NONE;
+
+/* Before main: the mutant to run is the number in LZ4REF_MUTANT_ID. */
+__attribute__((constructor)) static void ref_mutant_from_env(void)
+{
+    const char *id = getenv("LZ4REF_MUTANT_ID");
+    if (id)
+        ref_mutant_selected = atoi(id);
+}
+#endif
+
 const char *ref_mutant_name(void)
 {
     int i;

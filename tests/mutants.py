@@ -12,6 +12,7 @@ exits 1.
 Usage: tests/mutants.py [NAME ...]     (default: every check)
 """
 import os
+import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
@@ -41,6 +42,13 @@ def first_failure_line(output):
     return ""
 
 
+def mutant_ids():
+    """{check name: its number in ref/mutant.h} (LZ4REF_MUTANT_ID)."""
+    with open(os.path.join(reftests.REF, "mutant.h")) as f:
+        return {m.group(1): m.group(2) for m in
+                re.finditer(r"^#define REF_MUTANT_ID_(\w+) (\d+)$", f.read(), re.M)}
+
+
 def run_mutant(name, first_kill=False):
     """{config: (killed, evidence)} for one check's mutant. With first_kill,
     stop at the first configuration that kills it (asan64 first; only the
@@ -52,9 +60,11 @@ def run_mutant(name, first_kill=False):
         killed, evidence = False, ""
         wanted = [p for p in programs_for(name) if p in reftests.programs_for(config)]
         for prog in wanted:
-            binary = reftests.build(config, name, only=[prog])[prog]
+            # One build serves every mutant: the check is chosen at start-up.
+            binary = reftests.build(config, reftests.ANY_MUTANT, only=[prog])[prog]
             status, text = reftests.run(binary, timeout=300, purpose="runner", config=config,
-                                        LZ4GATE_CHECK_FIRST="1")
+                                        LZ4GATE_CHECK_FIRST="1",
+                                        LZ4REF_MUTANT_ID=mutant_ids()[name])
             if status != 0:
                 killed, evidence = True, "%s: %s" % (prog, first_failure_line(text))
                 break
@@ -64,6 +74,7 @@ def run_mutant(name, first_kill=False):
 
 def run_all(names, jobs=2, first_kill=True):
     """{name: results} for every name, `jobs` mutants at a time."""
+    reftests.build(MUTANT_CONFIGS[0], reftests.ANY_MUTANT)    # shared: once, before the threads
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         return dict(zip(names, pool.map(lambda n: run_mutant(n, first_kill), names)))
 

@@ -35,8 +35,19 @@ def test_mutant_is_killed(name, all_results):
 
 
 def test_unmutated_build_passes():
-    # The control: with no check removed the same programs pass, so the
+    # The control: the very build the mutants run (ref/mutant.h
+    # REF_MUTANT_FROM_ENV) with no check switched off passes, so the
     # failures above come from the mutation, not from the test itself.
-    for prog, binary in reftests.build("asan64").items():
-        status, text = reftests.run(binary)
+    for prog, binary in reftests.build("asan64", reftests.ANY_MUTANT).items():
+        status, text = reftests.run(binary, LZ4REF_MUTANT_ID="0")
         assert status == 0, (prog, text[-2000:])
+
+
+def test_a_mutant_id_switches_its_check_off():
+    # The selection itself: the id of OFFSET_NOT_ZERO fails test_decode,
+    # the id of nothing (0) does not (guards mutant_ids() and the variable).
+    binary = reftests.build("asan64", reftests.ANY_MUTANT, only=["test_decode"])["test_decode"]
+    status, _ = reftests.run(binary, LZ4REF_MUTANT_ID=mutants.mutant_ids()["OFFSET_NOT_ZERO"],
+                             LZ4GATE_CHECK_FIRST="1")
+    assert status != 0
+    assert set(mutants.mutant_ids()) >= set(NAMES)
