@@ -201,3 +201,23 @@ def test_every_oracle_class_the_targets_report_has_a_kind():
         classes |= set(re.findall(r'stream_problem\([^,]+, "([a-z_0-9]+)"', text))
     missing = sorted(c for c in classes if policy.kind_of_class(c) is None)
     assert classes and not missing, missing
+
+
+@pytest.mark.check
+def test_the_example_shown_is_the_one_with_a_sanitizer_report():
+    # A planted over-read crashes the 32-bit plain build (no report) and the
+    # 64-bit ASan build: the item's example is the ASan one, and a runner's
+    # buffer map is never the line shown (the report's "What").
+    buffers = "lz4gate-buffer output 0x3f57e408 0x3f57f000\n"
+    asan = "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1\nREAD of size 1"
+    records = [rec("base", "decompress_safe_partial.targets", c, "pass")
+               for c in ("O2-32", "asan64")]
+    records += [rec("candidate", "decompress_safe_partial.targets", "O2-32", "FAIL", "CRASH",
+                    evidence=buffers + "killed by signal 11"),
+                rec("candidate", "decompress_safe_partial.targets", "asan64", "FAIL", "CRASH",
+                    evidence=buffers + asan)]
+    item = verdict.compare(records)["regression"][0]
+    assert item["record"]["config"] == "asan64"
+    assert item["configs"] == ["O2-32", "asan64"]
+    from harness.report.groups import first_line
+    assert first_line(buffers + "killed by signal 11") == "killed by signal 11"

@@ -147,6 +147,11 @@ def compare(records, lineage=None):
                 if stage == "regress" else None}
         else:
             item["why"] += "; " + why
+            if not _has_report(item["record"]) and _has_report(rep):
+                # The example shown is the one with a sanitizer's report
+                # (a 32-bit plain build only says "killed by signal 11").
+                item.update(record=rep, other=other[0] if other else None,
+                            failure_kind=item["failure_kind"] and policy.kind_of_record(rep))
         item["configs"] += [r["config"] for r in shown if r["config"] not in item["configs"]]
     out = {c: [] for c in CATEGORIES}
     for item in items.values():
@@ -154,6 +159,10 @@ def compare(records, lineage=None):
     for c in out:
         out[c].sort(key=lambda i: (i["stage"], i["id"]))
     return out
+
+
+def _has_report(record):
+    return "ERROR: " in (record.get("report") or record.get("evidence") or "")
 
 
 def fuzz_items(findings):

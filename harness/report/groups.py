@@ -78,7 +78,11 @@ def explain(record):
 
 
 def first_line(text):
-    return (text or "").strip().splitlines()[0] if (text or "").strip() else ""
+    """The first line that says something: the runners' buffer map
+    ("lz4gate-buffer NAME START END", printed before each test) is not."""
+    lines = [l for l in (text or "").strip().splitlines()
+             if l.strip() and not BUFFER_RE.match(l.strip())]
+    return lines[0] if lines else ""
 
 
 # ASan reports without a READ/WRITE line, ranked by what they do: a
