@@ -221,3 +221,19 @@ def test_the_example_shown_is_the_one_with_a_sanitizer_report():
     assert item["configs"] == ["O2-32", "asan64"]
     from harness.report.groups import first_line
     assert first_line(buffers + "killed by signal 11") == "killed by signal 11"
+
+
+@pytest.mark.check
+def test_a_case_whose_run_shows_corrupt_output_is_data_corruption():
+    # The over-read case ULZ4-SVN-r20 failed by a compressor whose block does
+    # not decode (planted corruption): the kind is what the run showed; a
+    # memory-class case that shows an accepted wrap keeps its class's kind.
+    corrupt = rec("candidate", "ULZ4-SVN-r20", "asan64", "FAIL", stage="regress",
+                  evidence="test 6 (compress zeros:4099 (input ends at a guard page), capacity "
+                  "= bound): capacity 4131: 26-byte block does not decode to the input",
+                  **{"class": "OOB read"})
+    assert policy.kind_of_record(corrupt) == policy.CORRUPTION
+    wrap = rec("candidate", "KLZ4-2014-4611", "O2-32", "FAIL", stage="regress",
+               evidence="test 2 (literal length chain that wraps): accepted: returned 29",
+               **{"class": "integer overflow"})
+    assert policy.kind_of_record(wrap) == policy.MEMORY

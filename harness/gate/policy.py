@@ -114,6 +114,10 @@ MESSAGE_KINDS = (
 
 
 # A regression case's "class" (regress/README.md) -> kind, first match wins.
+# A case's evidence: "test N (what the test does): what happened".
+TEST_PREFIX = re.compile(r"^test \d+ \(.*?\): ")
+CORRUPT_OUTPUT = re.compile(r"does not (decode|round-trip)|decodes to|different bytes")
+
 CASE_CLASS_KINDS = (
     (re.compile(r"valid data rejected|false reject", re.I), FALSE_REJECT),
     (re.compile(r"OOB|overflow|NULL|dereference|negative|size memmove|use.after|UAF|"
@@ -154,11 +158,17 @@ def kind_of_record(record):
         return MEMORY
     if "runtime error:" in text and "ERROR: " not in text:
         return UNDEFINED
+    evidence = (record.get("evidence") or "").strip()
     if record.get("stage") == "regress" and record.get("class"):
+        if CORRUPT_OUTPUT.search(TEST_PREFIX.sub("", evidence, 1)):
+            # No memory error in this run (above), and what it showed is
+            # output that does not decode to the input: data corruption,
+            # whatever bug the case was written for (a planted compressor
+            # corruption fails the over-read case ULZ4-SVN-r20 this way).
+            return CORRUPTION
         for rx, kind in CASE_CLASS_KINDS:
             if rx.search(record["class"]):
                 return kind
-    evidence = (record.get("evidence") or "").strip()
     for rx, kind in MESSAGE_KINDS:
         if rx.search(evidence):
             return kind
