@@ -6,7 +6,7 @@ candidate's source, one command that reproduces it, and the history link."""
 import os
 import re
 
-from harness.gate.policy import CATEGORIES
+from harness.gate.policy import CATEGORIES, FAIL, LEVEL
 from harness.report.failure import SEGV_ACCESS_RE, failure_of, signature, signature_class
 
 # Severity, most severe first.
@@ -186,6 +186,21 @@ def _by_fix(items):
     return items
 
 
+def _one_root_cause_one_section(keyed):
+    """A crash at one place (a signature with a frame in the subject's code)
+    that fails a regression case and a contract is one root cause: its FAIL
+    items go to the first FAIL section any of them is in (a lost fix before
+    a regression), each keeping its own relation."""
+    worst = {}
+    for item, fail, sig in keyed:
+        if LEVEL[item["category"]] == FAIL and fail.get("top"):
+            rank = CATEGORIES.index(item["category"])
+            worst[sig] = min(worst.get(sig, rank), rank)
+    for item, fail, sig in keyed:
+        if LEVEL[item["category"]] == FAIL and fail.get("top"):
+            item["category"] = CATEGORIES[worst[sig]]
+
+
 def group(items):
     """[{signature, severity, category, items, failure}] most severe first:
     the ids of one fix together, everything else by failure signature."""
@@ -195,12 +210,15 @@ def group(items):
     for item in items:
         if item.get("fix"):
             ids.setdefault(item["fix"], set()).add(item["id"])
+    keyed = []
     for item in items:
         fail = failure_of_item(item)
         # A fix with several ids here is one group under its label; anything
         # else is grouped by its root cause (the failure signature).
         multi = item.get("fix") and len(ids[item["fix"]]) > 1
-        sig = item["fix"] if multi else fail["signature"]
+        keyed.append((item, fail, item["fix"] if multi else fail["signature"]))
+    _one_root_cause_one_section(keyed)
+    for item, fail, sig in keyed:
         key = (item["category"], sig)
         g = groups.setdefault(key, {"signature": sig, "category": item["category"],
                                     "severity": severity(fail), "items": [], "failure": fail})
