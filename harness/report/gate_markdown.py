@@ -22,6 +22,14 @@ def configs(items):
     return ", ".join(cs)
 
 
+def side_options(o, role):
+    """" + --include DIR --define X" of a side, for the header table."""
+    kw = getattr(o, role + "_opts", None) or {}
+    opts = ["--include %s" % d for d in kw.get("includes", [])] + \
+        ["--define %s" % d for d in kw.get("defines", [])]
+    return " + " + ", ".join(code(x) for x in opts) if opts else ""
+
+
 def header(ctx):
     g, cats = ctx["gate"], ctx["decision"]["categories"]
     o = g.opts
@@ -39,11 +47,12 @@ def header(ctx):
                  ", failing under --strict" if o.strict else ", listed, not failing",
                  count["unconfirmed"][1], count["known"][1], count["fixed"][1]), "",
              "| | |", "|---|---|",
-             "| base | %s (%s) |" % (code(o.base), ctx["identities"]["base"]),
-             "| candidate | %s (%s)%s |" % (
+             "| base | %s (%s)%s |" % (code(o.base), ctx["identities"]["base"],
+                                       side_options(o, "base")),
+             "| candidate | %s (%s)%s%s |" % (
                  code(o.candidate), ctx["identities"]["candidate"],
                  " + patches " + ", ".join(code(os.path.basename(p)) for p in o.patch)
-                 if o.patch else ""),
+                 if o.patch else "", side_options(o, "candidate")),
              "| configurations | %s%s |" % (", ".join(o.configs),
                                            " (%s)" % o.config_note if getattr(
                                                o, "config_note", None) else ""),
@@ -55,6 +64,9 @@ def header(ctx):
     if g.skipped:
         lines.append("| **skipped on purpose** | %s |" % "; ".join(
             "%s (%s)" % s for s in g.skipped))
+    if getattr(g, "fuzz_na", None):
+        lines.append("| fuzz targets n/a | %s |" % "; ".join(
+            "%s (%s)" % (t, why.replace("|", "\\|")) for t, why in g.fuzz_na))
     if o.strict:
         lines.append("| strict | behaviour changes (WARN) fail the gate |")
     lines += ["", "<details><summary>Verdict policy</summary>", ""] + \
@@ -163,7 +175,9 @@ def body(ctx, full):
 def tail(ctx):
     g = ctx["gate"]
     # What changed in the code, beside the results that changed with it.
-    out = differences.section(g.opts.base, g.opts.candidate, g.opts.patch, g.opts.configs[0])
+    out = differences.section(g.opts.base, g.opts.candidate, g.opts.patch, g.opts.configs[0],
+                              getattr(g.opts, "base_opts", None),
+                              getattr(g.opts, "candidate_opts", None))
     out += waivers.report_lines(getattr(g, "waivers", []))
     out += fuzz_table(g)
     out += ["## Size and speed, base vs candidate", ""] + compare_table(g.compare)
