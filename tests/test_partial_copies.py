@@ -7,6 +7,7 @@ macros with --define; a build that cannot work says why in one line.
 The trees are made here (tests/partial_trees.py, on the reference codec)."""
 import json
 import os
+import re
 
 import pytest
 
@@ -188,6 +189,20 @@ def test_the_gate_names_each_side_and_its_entry_points(tmp_path):
     assert proc.returncode == 2, proc.stderr
     assert "lz4.c (upstream:%s/lib) includes testlz4/lz4.h" % cand in last, last
     assert last.endswith("pass --candidate-include DIR"), last
+    # With the candidate's header found, it is gated on what each side has,
+    # and the report says what is n/a.
+    out = tmp_path / "gate-ok"
+    proc = harness("gate", "--base", "upstream:%s/lib" % base, "--candidate",
+                   "upstream:%s/lib" % cand, "--include", "../include", "--configs", "O0",
+                   "--fuzz-time", "0", "--no-coverage", "--out", str(out))
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    report = (out / "report.md").read_text()
+    assert "+ `--include ../include` |" in report, report[:3000]
+    assert re.search(r"^\| n/a \(entry points a side does not have\) \| base: \d+ contract "
+                     r"checks, \d+ regression cases; candidate: ", report, re.M), report[:3000]
+    assert re.search(r"^\| fuzz targets n/a \| .*frame_decode \(upstream:\S+ has none of the "
+                     r"entry points frame_decode exercises: LZ4F_decompress\)", report, re.M)
+    assert re.search(r"^\| text \| \d+ \| n/a \| \d+ \|", report, re.M), report
     kw = {"includes": ["../include"], "defines": []}
     lines = differences.section("upstream:%s/lib" % base, "upstream:%s/lib" % cand, (), "O0",
                                 kw, kw)

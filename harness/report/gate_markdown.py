@@ -30,6 +30,19 @@ def side_options(o, role):
     return " + " + ", ".join(code(x) for x in opts) if opts else ""
 
 
+def not_applicable(records):
+    """"base: 387 contract checks, 42 regression cases; candidate: ..." of
+    the records that are n/a (summed over the configurations), or ""."""
+    sides = []
+    for role in ("base", "candidate"):
+        n = {st: sum(1 for r in records if r.get("role") == role and r.get("stage") == st
+                     and r.get("status") == "n/a") for st in ("contracts", "regress")}
+        if any(n.values()):
+            sides.append("%s: %d contract checks, %d regression cases" % (
+                role, n["contracts"], n["regress"]))
+    return "; ".join(sides)
+
+
 def header(ctx):
     g, cats = ctx["gate"], ctx["decision"]["categories"]
     o = g.opts
@@ -64,6 +77,9 @@ def header(ctx):
     if g.skipped:
         lines.append("| **skipped on purpose** | %s |" % "; ".join(
             "%s (%s)" % s for s in g.skipped))
+    na = not_applicable(getattr(g, "records", []))
+    if na:
+        lines.append("| n/a (entry points a side does not have) | %s |" % na)
     if getattr(g, "fuzz_na", None):
         lines.append("| fuzz targets n/a | %s |" % "; ".join(
             "%s (%s)" % (t, why.replace("|", "\\|")) for t, why in g.fuzz_na))
@@ -212,6 +228,10 @@ def _ratio(x, y):
     return "%.3f" % (float(y) / x) if x and x > 0 and y > 0 else "-"
 
 
+def _size(n):
+    return "%d" % n if n >= 0 else "n/a"
+
+
 def compare_table(rows):
     if not rows:
         return ["Not measured."]
@@ -221,8 +241,10 @@ def compare_table(rows):
            " compress speed ratio | decompress speed ratio |",
            "|---|---|---|---|---|---|---|---|"]
     for c in rows:
-        out.append("| %s | %d | %d | %d | %s | %s / %s | %s | %s |" % (
-            c["data"], c["bytes"], c["base_size"], c["candidate_size"],
+        # (-1: a side without compress_default and decompress_safe, a copy
+        # in pieces: not measured)
+        out.append("| %s | %d | %s | %s | %s | %s / %s | %s | %s |" % (
+            c["data"], c["bytes"], _size(c["base_size"]), _size(c["candidate_size"]),
             _ratio(c["base_size"], c["candidate_size"]),
             c["base_hc9_size"] if c["base_hc9_size"] >= 0 else "-",
             c["candidate_hc9_size"] if c["candidate_hc9_size"] >= 0 else "-",
