@@ -68,11 +68,13 @@ def test_options_are_checked_and_belong_to_the_subject(tmp_path):
     expect_bad_input(harness("subjects", "build", "-q", spec, "--include", "nope"),
                      "--include nope", os.path.join(top, "lib", "nope"))
     expect_bad_input(harness("subjects", "build", "-q", spec, "--define", "1X=2"),
-                     "--define 1X=2", "NAME or NAME=VALUE")
+                     "--define 1X=2", "NAME, NAME=VALUE or NAME(ARGS)=VALUE")
     expect_bad_input(harness("subjects", "build", "-q", "ref", "--define", "X"),
                      "apply to a source tree")
-    ids = {subject_identity(spec, (), ["../include"], d) for d in ([], ["A=1"], ["A=2"])}
-    assert len(ids) == 3
+    # (a function-like macro too: LZ4_FREESTANDING wants LZ4_memcpy(d,s,n))
+    ids = {subject_identity(spec, (), ["../include"], d)
+           for d in ([], ["A=1"], ["A=2"], ["F(d,s,n)=g(d,s,n)"])}
+    assert len(ids) == 4
     # The gate: --include/--define for both sides, then each side's own.
     other = make_copy(tmp_path / "both", compressor=True)
     o = gate_options.parse(["--base", spec, "--candidate", "upstream:%s/lib" % other,

@@ -57,8 +57,9 @@ OPTIONS
     --define NAME[=VALUE]
                     a configuration macro for the copy, its probes and its
                     adapter (LZ4_HEAPMODE, LZ4_MEMORY_USAGE, LZ4LIB_API, a
-                    renaming macro, ...); repeatable. --include and --define
-                    are part of the subject: its identity and every cache key.
+                    renaming macro, ...; NAME(ARGS)=VALUE for a function-like
+                    one); repeatable. --include and --define are part of the
+                    subject: its identity and every cache key.
     --config NAME   %s
     -q, --quiet     no progress lines
 

@@ -122,8 +122,9 @@ def resolve_root(spec, kind, path):
 
 
 # --define NAME[=VALUE]: a configuration macro of the copy (LZ4_HEAPMODE,
-# LZ4_MEMORY_USAGE, LZ4LIB_API, a renaming macro, ...).
-DEFINE = re.compile(r"^[A-Za-z_]\w*(=.*)?$", re.S)
+# LZ4_MEMORY_USAGE, LZ4LIB_API, a renaming macro, ...); a function-like one
+# too (LZ4_FREESTANDING's 'LZ4_memcpy(d,s,n)=__builtin_memcpy(d,s,n)').
+DEFINE = re.compile(r"^[A-Za-z_]\w*(\([\w\s,.]*\))?(=.*)?$", re.S)
 
 
 class Subject:
@@ -202,7 +203,8 @@ class Subject:
                            % self.spec)
         for d in self.defines:
             if not DEFINE.match(d):
-                raise BadInput("--define %s: use NAME or NAME=VALUE, NAME a C identifier" % d)
+                raise BadInput("--define %s: use NAME, NAME=VALUE or NAME(ARGS)=VALUE, NAME a "
+                               "C identifier" % d)
         given, self.includes = self.includes, []
         for d in given:
             full = os.path.normpath(os.path.join(self.path, d))
