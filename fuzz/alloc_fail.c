@@ -53,6 +53,7 @@
 #include "judge.h"
 
 FZ_TARGET("alloc_fail");
+FZ_NEEDS(CAP_ALLOC_FAIL);
 
 #define HEADER 20
 #define MAX_DATA (256u * 1024u)

@@ -58,6 +58,7 @@
 #include "judge.h"
 
 FZ_TARGET("base_vs_candidate");
+FZ_NEEDS_BOTH(FZ_DECODERS | CAP_COMPRESS_DEFAULT);
 
 #define HEADER 28
 

@@ -57,6 +57,7 @@
 #include "synth.h"
 
 FZ_TARGET("compress_large");
+FZ_NEEDS(CAP_COMPRESS_DEFAULT);
 
 #define HEADER 23
 #define SIZE_LOG_MIN 16

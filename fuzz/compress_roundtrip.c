@@ -60,6 +60,7 @@
 #include "synth.h"
 
 FZ_TARGET("compress_roundtrip");
+FZ_NEEDS(CAP_COMPRESS_DEFAULT);
 
 #define HEADER 21
 #define MAX_DATA ((size_t)(64 + 4) << 10)

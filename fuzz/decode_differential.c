@@ -33,6 +33,7 @@
 #include "params.h"
 
 FZ_TARGET("decode_differential");
+FZ_NEEDS(FZ_DECODERS);
 
 #define HEADER 24
 

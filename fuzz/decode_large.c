@@ -62,6 +62,7 @@
 #include "subject.h"
 
 FZ_TARGET("decode_large");
+FZ_NEEDS(FZ_DECODERS);
 
 #define HEADER 12
 #define WRAP_32 (UINT32_MAX / 255u)            /* 16 843 009 */

@@ -61,6 +61,7 @@
 #include "judge.h"
 
 FZ_TARGET("frame_decode");
+FZ_NEEDS(CAP_FRAME_DECOMPRESS);
 
 #define HEADER 32
 #define MADE_AT 22

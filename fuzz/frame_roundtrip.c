@@ -87,6 +87,7 @@
 #include "judge.h"
 
 FZ_TARGET("frame_roundtrip");
+FZ_NEEDS(CAP_FRAME_COMPRESS | CAP_FRAME_COMPRESS_STREAM | CAP_FRAME_DECOMPRESS);
 
 #define HEADER 33
 #define SYNTH_COMMON_MAX ((size_t)8 << 10)   /* without large_allowed */

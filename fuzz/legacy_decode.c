@@ -42,6 +42,7 @@
 #include "judge.h"
 
 FZ_TARGET("legacy_decode");
+FZ_NEEDS(CAP_UNLZ4);
 
 #define MAX_MADE ((size_t)1 << 20)
 

@@ -11,6 +11,8 @@
  *                     decoder call twice (0x00 / 0xFF) and checking it
  *   synth.c           data of up to several MiB described by a few bytes
  *                     (synth.h)
+ *   oracle_needs.c    is the target applicable: has the subject any entry
+ *                     point it exercises (FZ_NEEDS)? else n/a
  *
  * Findings abort with "lz4gate-fuzz TARGET: FAIL [CLASS@ENTRY]: details"
  * (tools parse that line: harness/report/failure.py), for the pair target
@@ -25,8 +27,10 @@
  * ids (or classes) to count instead of abort, LZ4GATE_FUZZ_SKIP entry
  * points not to call (python3 -m harness fuzz --ignore / --skip / --known).
  *
- * Every program linked with oracle.c names itself once, at file scope:
+ * Every program linked with oracle.c names itself once, at file scope, and
+ * every fuzz target says what it exercises:
  *     FZ_TARGET("decode_differential");
+ *     FZ_NEEDS(FZ_DECODERS);
  */
 #ifndef LZ4GATE_FUZZ_ORACLE_H
 #define LZ4GATE_FUZZ_ORACLE_H
@@ -58,6 +62,20 @@ void fz_share(const char *what, int hit);
 /* The TARGET of the failure lines. */
 extern const char fz_target_name[];
 #define FZ_TARGET(name) const char fz_target_name[] = name
+
+/* What a target exercises, at file scope beside FZ_TARGET: any of these
+ * subject capabilities (subject.h CAP_*; 0: every subject), of both
+ * subjects for the pair target (FZ_NEEDS_BOTH). A subject with none of
+ * them is n/a for the target (oracle_needs.c). */
+extern const unsigned fz_target_needs;
+extern const int fz_target_pair;
+#define FZ_NEEDS(caps) const unsigned fz_target_needs = (caps)
+#define FZ_NEEDS_BOTH(caps) FZ_NEEDS(caps); const int fz_target_pair = 1
+/* The decoders a block decoding target calls. */
+#define FZ_DECODERS (CAP_DECOMPRESS_SAFE | CAP_DECOMPRESS_PARTIAL | CAP_DECOMPRESS_FAST | \
+                     CAP_DECOMPRESS_USING_DICT)
+/* 1 when the target has something to test; else 0 and why (oracle_needs.c). */
+int fz_applicable(char *why, size_t cap);
 
 /* Capacities and targets are drawn in [0, FZ_MAX_CAP]. */
 #define FZ_MAX_CAP (16u << 20)

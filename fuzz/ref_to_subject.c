@@ -74,6 +74,7 @@
 #include "judge.h"
 
 FZ_TARGET("ref_to_subject");
+FZ_NEEDS(FZ_DECODERS);
 
 #define HEADER 42
 #define MAX_DATA ((size_t)8 << 20)

@@ -23,6 +23,12 @@
  * ("timeout"). Prints "replay: N inputs, F failed" and exits 1 when an
  * input failed, 0 when none did.
  *
+ *
+ *   <target>-replay --applicable
+ *
+ * prints "applicable", or "n/a: WHY" when the subject has none of the
+ * entry points the target exercises (fuzz/oracle_needs.c), and exits 0.
+ *
  * Builds with any C11 compiler, 32- or 64-bit, with or without sanitizers
  * or coverage (it is how the seed corpora are replayed under gcov).
  */
@@ -42,6 +48,7 @@
 #include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int fz_applicable(char *why, size_t cap);     /* fuzz/oracle_needs.c */
 
 static char current[4096];
 
@@ -198,6 +205,14 @@ int main(int argc, char **argv)
     size_t i;
     int a, first = 1;
 
+    if (argc == 2 && strcmp(argv[1], "--applicable") == 0) {
+        char why[512];
+        if (fz_applicable(why, sizeof why))
+            printf("applicable\n");
+        else
+            printf("n/a: %s\n", why);
+        return 0;
+    }
     if (argc > 1 && strcmp(argv[1], "--each") == 0) {
         each_mode = 1;
         first = 2;

@@ -71,6 +71,7 @@
 #include "subject.h"
 
 FZ_TARGET("stream_roundtrip");
+FZ_NEEDS(CAP_STREAM_COMPRESS | CAP_STREAM_HC | CAP_STREAM_DECOMPRESS | CAP_DECOMPRESS_USING_DICT);
 
 #define HEADER 42
 #define MAX_BLOCK (192u * 1024u)

@@ -7,10 +7,15 @@ source compiled for two subjects, two runners or a mutant whose macro it
 never reads is compiled once, in any process (build/obj/, shared across
 configurations, runners and fuzz targets).
 
-A manifest per (compiler, flags, source file) records the headers the
-preprocessor read with their sizes, mtimes and digests ("direct mode"): when
-none of them changed, the preprocessor does not run again. Editing any
-header, a flag or the compiler makes a new key.
+A manifest per (compiler, flags, source file) records every file the last
+compile read (the compiler's own dependency output, -MD -MF: headers reached
+through -I directories and -include too, system headers included) with its
+size, mtime and digest ("direct mode"): when none of them changed, the
+preprocessor does not run again. Those digests are part of the object's key
+too. Editing any of those files, a flag (-I, -D: a subject's --include and
+--define) or the compiler makes a new key. A caller passing `reads` (a dict)
+gets {file: digest} of everything the compile read: the subject build keys
+its own cache on it (harness/subjects/build.py).
 """
 import hashlib
 import json
@@ -18,15 +23,14 @@ import os
 import subprocess
 
 from harness import atomic
-from harness.errors import BadInput
 from harness.paths import BUILD, shown
-from harness.toolchain import compiler_id
+from harness.toolchain import BuildError, compiler_id, read_depfile
 
 CACHE = os.path.join(BUILD, "obj")
 # Flags whose effect is entirely in the preprocessed text (so they stay out
 # of the key, and a -DREF_MUTANT=X that a file never reads shares its object).
-PREPROCESSOR_PREFIXES = ("-I", "-D", "-U", "-isystem")
-PREPROCESSOR_WITH_ARG = ("-include", "-isystem", "-I", "-D", "-U")
+PREPROCESSOR_PREFIXES = ("-I", "-D", "-U", "-isystem", "-idirafter")
+PREPROCESSOR_WITH_ARG = ("-include", "-isystem", "-idirafter", "-I", "-D", "-U")
 
 
 def codegen_flags(flags):
@@ -53,19 +57,6 @@ def _file_sig(path):
     return [st.st_size, st.st_mtime_ns]
 
 
-def _parse_depfile(text):
-    body = text.replace("\\\n", " ")
-    _, _, deps = body.partition(":")
-    out, cur = [], ""
-    for tok in deps.split():
-        if tok.endswith("\\"):          # an escaped space inside a path
-            cur += tok[:-1] + " "
-            continue
-        out.append(cur + tok)
-        cur = ""
-    return out
-
-
 def _manifest_path(cc, flags, src):
     with open(src, "rb") as f:
         src_digest = _digest(f.read())
@@ -74,23 +65,39 @@ def _manifest_path(cc, flags, src):
     return os.path.join(CACHE, "manifests", key[:2], key + ".json")
 
 
-def _from_manifest(path):
-    """The object key a manifest names, if none of its inputs changed."""
-    try:
-        with open(path) as f:
-            m = json.load(f)
-    except (OSError, ValueError):
-        return None
-    for dep, sig, digest in m["deps"]:
+def unchanged(entries):
+    """Do the files of [path, [size, mtime], digest] entries still have
+    those digests? (The digest is read only when size or mtime moved.)"""
+    for dep, sig, digest in entries:
         try:
             if _file_sig(dep) == sig:
                 continue
             with open(dep, "rb") as f:
                 if _digest(f.read()) != digest:
-                    return None
+                    return False
         except OSError:
-            return None
-    return m["key"]
+            return False
+    return True
+
+
+def entry(path):
+    """[path, [size, mtime], digest] of one file (unchanged() checks it)."""
+    path = os.path.abspath(path)
+    with open(path, "rb") as f:
+        return [path, _file_sig(path), _digest(f.read())]
+
+
+def _from_manifest(path):
+    """(object key, dependency entries) a manifest names, if none of its
+    inputs changed."""
+    try:
+        with open(path) as f:
+            m = json.load(f)
+    except (OSError, ValueError):
+        return None, None
+    if not unchanged(m["deps"]):
+        return None, None
+    return m["key"], m["deps"]
 
 
 def _preprocess(cc, flags, src, what):
@@ -101,41 +108,42 @@ def _preprocess(cc, flags, src, what):
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           env=dict(os.environ, AFL_QUIET="1"))
     if proc.returncode != 0:
-        err = proc.stderr.decode(errors="replace").splitlines()
-        lines = [l for l in err if "error" in l] or err or ["(no output)"]
-        raise BadInput("%s failed: %s" % (what, lines[0].strip()))
+        if os.path.exists(dep):
+            os.remove(dep)
+        raise BuildError(what, proc.stderr.decode(errors="replace"))
     try:
-        with open(dep) as f:
-            deps = _parse_depfile(f.read())
+        deps = read_depfile(dep)
         os.remove(dep)
     except OSError:
         deps = [src]
     return proc.stdout, deps
 
 
-def compile_object(cc, flags, src, what=None, obj=None):
+def compile_object(cc, flags, src, what=None, obj=None, reads=None):
     """Compile src with cc and flags; return the object's path.
 
     With obj=None the object lives in the shared cache. A caller that needs
     the object at a place of its own (gcov: the counters go next to the
-    object) passes obj, and the compile always runs."""
+    object) passes obj, and the compile always runs. reads (a dict): the
+    files the compile read are added to it, {path: digest}."""
     what = what or "compiling %s" % shown(src)
     if obj is not None:
         os.makedirs(os.path.dirname(obj), exist_ok=True)
-        _run_compile(cc, flags, src, obj, what)
+        deps = _run_compile(cc, flags, src, obj, what, reads is not None)
+        if reads is not None:
+            reads.update((e[0], e[2]) for e in map(entry, deps))
         return obj
     manifest = _manifest_path(cc, flags, src)
-    key = _from_manifest(manifest)
+    key, entries = _from_manifest(manifest)
     if key is None:
         pre, deps = _preprocess(cc, flags, src, what)
+        entries = [entry(d) for d in deps]
         key = _digest(b"\0".join([compiler_id(cc).encode(),
-                                  "\0".join(codegen_flags(flags)).encode(), pre]))
-        entries = []
-        for d in deps:
-            d = os.path.abspath(d)
-            with open(d, "rb") as f:
-                entries.append([d, _file_sig(d), _digest(f.read())])
+                                  "\0".join(codegen_flags(flags)).encode(), pre] +
+                                 [("%s:%s" % (e[0], e[2])).encode() for e in sorted(entries)]))
         atomic.write_file(manifest, json.dumps({"key": key, "deps": entries}))
+    if reads is not None:
+        reads.update((e[0], e[2]) for e in entries)
     out = os.path.join(CACHE, key[:2], key + ".o")
     if not os.path.exists(out):
         # Two processes may compile the same object: each to its own name,
@@ -151,14 +159,23 @@ def compile_object(cc, flags, src, what=None, obj=None):
     return out
 
 
-def _run_compile(cc, flags, src, obj, what):
-    proc = subprocess.run([cc] + flags + ["-c", src, "-o", obj], stdout=subprocess.PIPE,
+def _run_compile(cc, flags, src, obj, what, deps=False):
+    """Compile; with deps, return the files the compile read (-MD -MF)."""
+    dep = obj + ".d"
+    proc = subprocess.run([cc] + flags + ["-c", src, "-o", obj] +
+                          (["-MD", "-MF", dep] if deps else []), stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, universal_newlines=True, errors="replace",
                           env=dict(os.environ, AFL_QUIET="1"))
     if proc.returncode != 0:
-        lines = [l for l in proc.stdout.splitlines() if "error" in l] or \
-            proc.stdout.splitlines() or ["(no output)"]
-        raise BadInput("%s failed: %s" % (what, lines[0].strip()))
+        raise BuildError(what, proc.stdout)
+    if not deps:
+        return []
+    try:
+        out = read_depfile(dep)
+        os.remove(dep)
+    except OSError:
+        out = [src]
+    return out
 
 
 def link_key(*parts):
@@ -195,9 +212,7 @@ def link_program(cc, flags, objects, out, what, libs=(), env=None):
         if proc.returncode != 0:
             if os.path.exists(tmp):
                 os.remove(tmp)
-            lines = [l for l in proc.stdout.splitlines() if "error" in l] or \
-                proc.stdout.splitlines() or ["(no output)"]
-            raise BadInput("%s failed: %s" % (what, lines[0].strip()))
+            raise BuildError(what, proc.stdout)
         os.replace(tmp, out)
         atomic.write_file(stamp, key)
     return out

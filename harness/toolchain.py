@@ -8,6 +8,7 @@ it runs under a sanitizer takes its options from SANITIZER_ENV.
 import functools
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -187,43 +188,114 @@ def compiler_id(cc):
     return "%s|%s" % (os.path.realpath(path), first)
 
 
+# The line of a failed build that matters, best first: an undefined
+# reference (the linker's "in function" line before it and the driver's
+# "linker command failed" after it say nothing), the compiler's first
+# diagnostic error, another linker complaint; never the driver's summary.
+_UNDEFINED = re.compile(r"undefined reference to|undefined symbol:")
+_DIAGNOSTIC = re.compile(r":\d+(:\d+)?: (fatal )?error: |^[^:\s]*: (fatal )?error: ")
+_LINKER = re.compile(r"(^|/)(ld|ld\.lld|ld\.gold|ld\.bfd)(\.\w+)?: ")
+_SUMMARY = re.compile(r"(clang|gcc|cc|collect2|clang-\d+)(\.\w+)?: error: (linker command "
+                      r"failed|ld returned)|^\d+ errors? generated")
+
+
+def first_error(output):
+    """The line of a build's output that says why it failed, verbatim."""
+    lines = [l.strip() for l in output.splitlines() if l.strip()]
+    useful = [l for l in lines if not _SUMMARY.search(l)]
+    for pick in (lambda l: _UNDEFINED.search(l), lambda l: _DIAGNOSTIC.search(l),
+                 lambda l: _LINKER.search(l) and "in function" not in l,
+                 lambda l: "error" in l):
+        found = [l for l in useful if pick(l)]
+        if found:
+            return found[0]
+    return (lines or ["(no output)"])[0]
+
+
+# A header the compiler could not find: clang's and gcc's words.
+MISSING_HEADER = re.compile(r"^(.*?):\d+:\d+: fatal error: (?:'([^']+)' file not found|"
+                            r"([^:]+): No such file or directory)")
+
+
+class BuildError(BadInput):
+    """A compile or link that failed: what was built, the line that matters
+    (first_error) and, when a header was not found, (header, includer)."""
+
+    def __init__(self, what, output):
+        self.what, self.line = what, first_error(output)
+        m = MISSING_HEADER.match(self.line)
+        self.missing = (m.group(2) or m.group(3), m.group(1)) if m else None
+        super().__init__("%s failed: %s" % (what, self.line))
+
+
 def run_or_fail(cmd, what, cwd=None, env=None):
-    """Run a build command; BadInput with its first error line if it fails."""
+    """Run a build command; BuildError with the line that matters if it fails."""
     proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           universal_newlines=True, errors="replace", env=env)
     if proc.returncode != 0:
-        lines = [l for l in proc.stdout.splitlines() if "error" in l] or \
-            proc.stdout.splitlines() or ["(no output)"]
-        raise BadInput("%s failed: %s" % (what, lines[0].strip()))
+        raise BuildError(what, proc.stdout)
     return proc.stdout
 
 
-def compile_ok(cc, flags, source, workdir):
-    """Does `source` compile (warnings as errors) with cc and flags?"""
+def read_depfile(path):
+    """The files a compile read, from its -MD -MF dependency file."""
+    with open(path) as f:
+        body = f.read().replace("\\\n", " ")
+    out, cur = [], ""
+    for tok in body.partition(":")[2].split():
+        if tok.endswith("\\"):          # an escaped space inside a path
+            cur += tok[:-1] + " "
+            continue
+        out.append(cur + tok)
+        cur = ""
+    return out
+
+
+def undefined_names(obj):
+    """The symbols an object uses and does not define, without the reserved
+    names (__asan_*, __gcov_*, _GLOBAL_OFFSET_TABLE_, ...) that sanitizer,
+    coverage and PIC code generation add."""
+    out = subprocess.run(["nm", "-u", "--format=posix", obj], stdout=subprocess.PIPE,
+                         universal_newlines=True, check=True).stdout
+    return {l.split()[0] for l in out.splitlines()
+            if l.strip() and not l.startswith(("__", "_GLOBAL_OFFSET_TABLE_"))}
+
+
+def compile_ok(cc, flags, source, workdir, defined=None, reads=None):
+    """Does `source` compile (warnings as errors) with cc and flags? With
+    `defined` (the names a copy's objects define), it must also use no name
+    of its own outside that set: a header may declare what the copy's .c
+    files do not have. reads: a list the files the compile read are added to."""
     path = os.path.join(workdir, "probe.c")
+    obj, dep = os.path.join(workdir, "probe.o"), os.path.join(workdir, "probe.d")
     with open(path, "w") as f:
         f.write(source)
-    proc = subprocess.run([cc] + flags + ["-Werror", "-c", path, "-o",
-                                          os.path.join(workdir, "probe.o")],
+    proc = subprocess.run([cc] + flags + ["-Werror", "-c", path, "-o", obj] +
+                          (["-MD", "-MF", dep] if reads is not None else []),
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return proc.returncode == 0
+    if reads is not None and os.path.isfile(dep):
+        reads.extend(f for f in read_depfile(dep) if f != path)
+    if proc.returncode != 0:
+        return False
+    return defined is None or undefined_names(obj) <= defined
 
 
 def symbol_probe(header_lines, symbol):
     return "%s\nvoid *probe_%s(void) { return (void *)&%s; }\n" % (header_lines, symbol, symbol)
 
 
-def probe_symbols(cc, flags, header, symbols):
-    """The symbols of `symbols` that `header` declares (one compile each)."""
+def probe_symbols(cc, flags, header, symbols, defined=None, reads=None):
+    """The symbols of `symbols` that `header` declares (one compile each)
+    and, with `defined`, that the copy defines (compile_ok)."""
     found = []
     with tempfile.TemporaryDirectory() as tmp:
         for sym in symbols:
-            if compile_ok(cc, flags, symbol_probe(header, sym), tmp):
+            if compile_ok(cc, flags, symbol_probe(header, sym), tmp, defined, reads):
                 found.append(sym)
     return found
 
 
-def probe_source(cc, flags, source):
+def probe_source(cc, flags, source, defined=None, reads=None):
     """Does a probe program compile? (signatures, argument orders, members)"""
     with tempfile.TemporaryDirectory() as tmp:
-        return compile_ok(cc, flags, source, tmp)
+        return compile_ok(cc, flags, source, tmp, defined, reads)

@@ -74,3 +74,49 @@ def test_a_header_edit_and_a_recipe_edit_rebuild(tmp_path):
     assert harness_in(top, *check).returncode == 0
     after = {str(p): p.read_text() for p in runner_key.rglob("contracts.key")}
     assert keys and after and keys != after
+
+
+@pytest.mark.check
+def test_object_cache_reports_every_file_the_compile_read(tmp_path):
+    # A header reached through -I only, and the -include'd one: both are in
+    # what the compile read (the compiler's -MD output) and in the key.
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    (inc / "cfg.h").write_text("#define VALUE 1\n")
+    (tmp_path / "forced.h").write_text("#define FORCED 1\n")
+    src = tmp_path / "s.c"
+    src.write_text('#include <cfg.h>\nint value(void) { return VALUE + FORCED; }\n')
+    flags = ["-O1", "-I" + str(inc), "-include", str(tmp_path / "forced.h")]
+    reads = {}
+    first = objcache.compile_object("cc", flags, str(src), reads=reads)
+    assert {str(inc / "cfg.h"), str(tmp_path / "forced.h"), str(src)} <= set(reads)
+    again = {}
+    assert objcache.compile_object("cc", flags, str(src), reads=again) == first
+    assert again == reads                       # a hit reports the same files
+    (inc / "cfg.h").write_text("#define VALUE 2\n")
+    assert objcache.compile_object("cc", flags, str(src)) != first
+
+
+def test_a_header_edit_behind_an_include_dir_rebuilds_the_subject(tmp_path):
+    from partial_trees import make_copy
+    top = make_copy(tmp_path / "copy", decoder=False, compressor=True)
+    header = os.path.join(top, "include", "testlz4", "lz4.h")
+    spec = "upstream:%s/lib" % top
+    build = ("subjects", "build", spec, "--include", "../include", "--config", "O0")
+    check = ("contracts", "--config", "O0", "-q", spec, "--include", "../include",
+             "--check", "compress_bound*")
+    first = harness_in(TOP, *build)
+    assert first.returncode == 0 and "building" in first.stderr, first.stderr
+    assert harness_in(TOP, *check).returncode == 0
+    again = harness_in(TOP, *build)                       # nothing changed: a hit
+    assert again.returncode == 0 and "building" not in again.stderr, again.stderr
+    # The header is no file of the copy and not in lz4gate: only what the
+    # compiler read says the subject depends on it.
+    with open(header) as f:
+        text = f.read()
+    with open(header, "w") as f:
+        f.write(text.replace("#define TESTLZ4_BOUND_MARGIN 16", "#define TESTLZ4_BOUND_MARGIN 0"))
+    edited = harness_in(TOP, *build)
+    assert edited.returncode == 0 and "building" in edited.stderr, edited.stderr
+    proc = harness_in(TOP, *check)
+    assert proc.returncode == 1 and "want 16" in proc.stdout, proc.stdout + proc.stderr

@@ -2,15 +2,17 @@
 fuzz/oracle.c + the subject's subject.o (and subject_b.o for a pair target),
 compiled through the object cache and linked for libFuzzer, AFL++ or the
 plain replay main."""
+import copy
 import os
 import re
 import shutil
+import subprocess
 
 from harness import objcache, toolchain
 from harness.errors import BadInput
 from harness.paths import ADAPTERS, BUILD, COMMON_C, FUZZ, REF, RUNNERS, TOP
 from harness.fuzzing.targets import PAIR_TARGET, TABLE, TARGETS
-from harness.subjects import refcodec
+from harness.subjects import options, refcodec
 from harness.subjects.build import build as build_subject
 from harness.subjects.build import info as subject_info
 
@@ -20,7 +22,8 @@ OUT = os.path.join(BUILD, "fuzz")
 ENGINES = ("libfuzzer", "afl", "replay", "env")
 AFL_DRIVER = "/usr/lib/afl/libAFLDriver.a"
 # The oracle every target links (fuzz/oracle.h).
-ORACLE_SOURCES = ("oracle.c", "oracle_record.c", "oracle_verdict.c", "oracle_call.c", "synth.c")
+ORACLE_SOURCES = ("oracle.c", "oracle_record.c", "oracle_verdict.c", "oracle_call.c", "synth.c",
+                  "oracle_needs.c")
 # ... and the one verdict rule it shares with the runners (harness/runners/common/judge.h).
 ORACLE_COMMON = ("judge.c",)
 INCLUDES = ["-I" + FUZZ, "-I" + REF, "-I" + ADAPTERS, "-I" + COMMON_C]
@@ -38,6 +41,8 @@ def check_target(args):
     if args.target == PAIR_TARGET and not args.subject_b:
         args.subject_b = args.subject
         args.patch_b = args.patch_b or args.patch
+        args.include_b = getattr(args, "include_b", None) or getattr(args, "include", [])
+        args.define_b = getattr(args, "define_b", None) or getattr(args, "define", [])
 
 
 def subject_config(args):
@@ -73,10 +78,11 @@ def describe(args):
     return args.subject
 
 
-def subject_tag(spec, patches):
+def subject_tag(spec, patches, kw=None):
     """A directory name for a subject: its spec, and a digest of its patches
     when it has any (a patched tree is another program: its binaries and
-    campaigns must not share the unpatched tree's paths)."""
+    campaigns must not share the unpatched tree's paths), and of its
+    --include/--define (kw) when it has them."""
     tag = tag_of(spec)
     if patches:
         contents = []
@@ -84,13 +90,20 @@ def subject_tag(spec, patches):
             with open(p, "rb") as f:
                 contents.append(f.read())
         tag += "+p" + toolchain.sha(*contents)[:10]
+    if kw and (kw.get("includes") or kw.get("defines")):
+        tag += "+o" + toolchain.sha(*(kw["includes"] + ["-D"] + kw["defines"]))[:10]
     return tag
 
 
+def side_options(args, which="a"):
+    """--include/--define of --subject (a) or --subject-b (b)."""
+    return options.side(args, "" if which == "a" else "_b")
+
+
 def run_dir(args):
-    tag = subject_tag(args.subject, args.patch)
+    tag = subject_tag(args.subject, args.patch, side_options(args))
     if args.target == PAIR_TARGET:
-        tag += "__" + subject_tag(args.subject_b, args.patch_b)
+        tag += "__" + subject_tag(args.subject_b, args.patch_b, side_options(args, "b"))
     return os.path.join(OUT, args.target, tag)
 
 
@@ -114,7 +127,22 @@ def target_sources(target, engine):
              for s in TABLE[target].sources]
     if engine == "replay":
         srcs.append(os.path.join(FUZZ, "replay_main.c"))
-    return srcs + refcodec.sources()
+    # (cap names for fuzz/oracle_needs.c's n/a line)
+    return srcs + [os.path.join(ADAPTERS, "subject_names.c")] + refcodec.sources()
+
+
+def not_applicable(args):
+    """None when the target has something to test on args' subject(s), else
+    why not: the subject has none of the entry points the target exercises
+    (a decoder-only copy and the compressor targets). The replay build
+    answers (fuzz/oracle_needs.c), in asan64: what a subject has does not
+    depend on the engine."""
+    a = copy.copy(args)
+    a.engine, a.bits, a.config = "replay", "64", None
+    out = subprocess.run([build(a), "--applicable"], stdout=subprocess.PIPE,
+                         universal_newlines=True, errors="replace",
+                         env=toolchain.sanitizer_env("replay")).stdout.strip()
+    return out[len("n/a: "):] if out.startswith("n/a: ") else None
 
 
 def build(args):
@@ -123,10 +151,12 @@ def build(args):
     _check_engine(args.engine)
     config = subject_config(args)
     cc, flags, _ = toolchain.config(config)
-    subject_dirs = [build_subject(args.subject, config, args.patch, quiet=True)]
+    subject_dirs = [build_subject(args.subject, config, args.patch, quiet=True,
+                                  **side_options(args))]
     objs = [os.path.join(subject_dirs[0], "subject.o")]
     if args.target == PAIR_TARGET:
-        subject_dirs.append(build_subject(args.subject_b, config, args.patch_b, quiet=True))
+        subject_dirs.append(build_subject(args.subject_b, config, args.patch_b, quiet=True,
+                                          **side_options(args, "b")))
         objs.append(os.path.join(subject_dirs[1], "subject_b.o"))
     libs = []
     for d in subject_dirs:
@@ -141,6 +171,7 @@ def build(args):
     # libFuzzer is guided by the subject's and the target's own edges.
     quiet_flags = [f for f in compile_flags if f != "-fsanitize=fuzzer-no-link"]
     judge = set(refcodec.sources()) | {os.path.join(FUZZ, f) for f in ORACLE_SOURCES} | \
+        {os.path.join(ADAPTERS, "subject_names.c")} | \
         {os.path.join(COMMON_C, f) for f in ORACLE_COMMON}
     objs = [objcache.compile_object(cc, quiet_flags if src in judge else compile_flags, src,
                                     what)

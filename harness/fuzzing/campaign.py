@@ -21,12 +21,14 @@ import shutil
 from harness.errors import EXIT_FAIL, EXIT_OK, BadInput
 from harness.fuzzing import crash_triage, engines, findings
 from harness import atomic, toolchain
-from harness.fuzzing.build import build, describe, run_dir, subject_config
+from harness.fuzzing.build import (build, describe, not_applicable, run_dir, side_options,
+                                   subject_config)
 from harness.fuzzing.environment import target_env
 from harness.fuzzing.targets import PAIR_TARGET, TABLE, TARGETS
 from harness.paths import CORPUS, shown
 from harness.report.failure import UBSAN_RE, clip
 from harness.report.known import Documented
+from harness.subjects import options
 from harness.subjects.build import subject_identity
 
 DICT = os.path.join(CORPUS, "lz4_block.dict")
@@ -65,9 +67,9 @@ def prepare_workdir(args, engine):
 def identities(args):
     """(subject identity, base identity or None) of a campaign's subjects."""
     if args.target == PAIR_TARGET:
-        return (subject_identity(args.subject_b, args.patch_b),
-                subject_identity(args.subject, args.patch))
-    return subject_identity(args.subject, args.patch), None
+        return (subject_identity(args.subject_b, args.patch_b, **side_options(args, "b")),
+                subject_identity(args.subject, args.patch, **side_options(args)))
+    return subject_identity(args.subject, args.patch, **side_options(args)), None
 
 
 def replay_args(args):
@@ -83,6 +85,10 @@ def run(args, docs=None):
     waits for it rather than emptying the directory under it."""
     docs = docs or Documented(getattr(args, "known_findings", None))
     toolchain.run_argv(subject_config(args), [])       # BadInput if it cannot run here
+    why = not_applicable(args)
+    if why:
+        print("fuzz: %s on %s: n/a (%s)" % (args.target, describe(args), why))
+        return EXIT_OK, {}
     binary = build(args)
     work = workdir(args, args.engine)
     with atomic.lock("fuzz-" + work, waiting=lambda: say(
@@ -177,6 +183,11 @@ def reproduce_command(args, path):
         cmd += " --subject-b %s" % args.subject_b
     for p in args.patch:
         cmd += " --patch %s" % p
+    for p in getattr(args, "patch_b", None) or []:
+        cmd += " --patch-b %s" % p
+    cmd += options.command_line(side_options(args))
+    if args.target == PAIR_TARGET:
+        cmd += options.command_line(side_options(args, "b"), "-b")
     return cmd + (" --bits 32" if str(args.bits) == "32" else "") + " " + shown(path)
 
 
@@ -239,6 +250,7 @@ def run_all(args):
 def namespace(**kw):
     """A campaign's arguments with their defaults (for callers in Python)."""
     base = dict(target=None, subject=None, subject_b=None, patch=[], patch_b=[],
+                include=[], define=[], include_b=[], define_b=[],
                 engine="libfuzzer", bits="64", config=None, time=60, jobs=1, runs=None,
                 seed=None, fresh=False, ignore=[], skip=[], stop_at_first=False, quiet=False,
                 brief=False,

@@ -8,6 +8,7 @@ from harness.fuzzing import campaign, corpus, replay, triage
 from harness.fuzzing.build import AFL_DRIVER, ENGINES, build
 from harness.fuzzing.help import HELP
 from harness.fuzzing.targets import PAIR_TARGET, TARGETS
+from harness.subjects import options
 
 
 class Parser(argparse.ArgumentParser):
@@ -28,6 +29,7 @@ def main(argv):
     ap.add_argument("--subject-b", dest="subject_b")
     ap.add_argument("--patch", action="append", default=[])
     ap.add_argument("--patch-b", dest="patch_b", action="append", default=[])
+    options.add_arguments(ap, options.FUZZ_SIDES)     # --include, --define, --include-b, ...
     ap.add_argument("--engine", default="libfuzzer")
     ap.add_argument("--bits", default="64")
     ap.add_argument("--config")

@@ -6,6 +6,7 @@ options of the engine."""
 from harness import toolchain
 from harness.fuzzing.targets import PAIR_TARGET
 from harness.report.known import Documented
+from harness.subjects import options
 from harness.subjects.build import subject_identity
 
 
@@ -20,8 +21,10 @@ def documented_ids(args, docs=None):
     tree (never another subject's: a base's findings must not hide a
     candidate's)."""
     docs = docs or Documented(getattr(args, "known_findings", None))
-    patches = args.patch_b if args.target == PAIR_TARGET and args.subject_b else args.patch
-    return docs.fuzz_ids(subject_identity(tested_spec(args), patches))
+    b = args.target == PAIR_TARGET and args.subject_b
+    patches = args.patch_b if b else args.patch
+    kw = options.side(args, "_b" if b else "")
+    return docs.fuzz_ids(subject_identity(tested_spec(args), patches, **kw))
 
 
 def target_env(args, purpose="libfuzzer", ignore=(), **extra):

@@ -10,6 +10,7 @@ SYNOPSIS
                            --engine libfuzzer|afl|replay [--bits 32|64] [--config CONFIG]
     python3 -m harness fuzz run    --target T|all [--subject SPEC] [--subject-b SPEC]
                            [--base SPEC --candidate SPEC] [--patch FILE]...
+                           [--include DIR]... [--define NAME[=VALUE]]... (and -b: --subject-b's)
                            [--engine libfuzzer|afl] [--time SECONDS] [--jobs N] [--seed N]
                            [--fresh] [--stop-at-first] [--runs N] [--known-findings FILE]
                            [--ignore ID]... [--skip ENTRY]...
@@ -163,6 +164,12 @@ OPTIONS
                      same as --subject)
     --patch FILE     apply FILE to --subject's tree (repeatable)
     --patch-b FILE   apply FILE to --subject-b's tree (repeatable)
+    --include DIR, --define NAME[=VALUE]
+                     --subject's headers kept outside its copy (a relative DIR
+                     is taken from its tree) and configuration macros
+                     (repeatable; part of the subject: identity, cache keys)
+    --include-b DIR, --define-b NAME[=VALUE]
+                     the same for --subject-b
     --engine E       libfuzzer (default), afl or replay
     --bits 32|64     word size (default 64; system has no 32-bit build)
     --config C       subject configuration for the replay engine

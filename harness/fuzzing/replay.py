@@ -5,7 +5,7 @@ import subprocess
 
 from harness import toolchain
 from harness.errors import EXIT_FAIL, EXIT_OK, BadInput
-from harness.fuzzing.build import build, describe, subject_config
+from harness.fuzzing.build import build, describe, not_applicable, subject_config
 from harness.fuzzing.campaign import say, seed_dir
 from harness.fuzzing.environment import target_env
 from harness.paths import TOP
@@ -14,6 +14,10 @@ from harness.report.failure import FAIL_RE, FAULT_RE, UBSAN_RE, failure_of
 
 def replay(args):
     args.engine = "replay"
+    why = not_applicable(args)
+    if why:
+        print("replay: %s on %s: n/a (%s)" % (args.target, describe(args), why))
+        return EXIT_OK
     binary = build(args)
     paths = args.paths or [seed_dir(args.target)]
     for p in paths:

@@ -52,11 +52,20 @@ def _sig(fail):
     return fail.get("signature") or fail.get("kind") if fail else None
 
 
-def _on(a, subject, patch, subject_b=None, patch_b=None):
+def _kw(gate, role):
+    """A side's --include/--define (the gate's; {} for a gate without them)."""
+    return gate.kw(role) if hasattr(gate, "kw") else {}
+
+
+def _on(a, subject, patch, subject_b=None, patch_b=None, kw=None, kw_b=None):
+    """a's target on other subjects (kw, kw_b: their --include/--define)."""
     b = campaign.replay_args(a)
     b.subject, b.patch = subject, list(patch)
+    b.include, b.define = list((kw or {}).get("includes", [])), list((kw or {}).get("defines", []))
     if a.target == PAIR_TARGET:
         b.subject_b, b.patch_b = subject_b, list(patch_b or [])
+        b.include_b = list((kw_b or {}).get("includes", []))
+        b.define_b = list((kw_b or {}).get("defines", []))
     return b
 
 
@@ -77,9 +86,10 @@ def confirm(gate, a, f):
         return f
     path = f["input"]
     if a.target == PAIR_TARGET:
-        cand = replays(_on(a, o.base, [], o.candidate, o.patch), path)
+        cand = replays(_on(a, o.base, [], o.candidate, o.patch, _kw(gate, "base"),
+                           _kw(gate, "candidate")), path)
     else:
-        cand = replays(_on(a, o.candidate, o.patch), path)
+        cand = replays(_on(a, o.candidate, o.patch, _kw(gate, "candidate")), path)
     same = sum(1 for r in cand if r and kind_key(_sig(r)) == kind_key(f["signature"]))
     f["replays"] = {"candidate": "%d of %d" % (same, len(cand))}
     if same < len(cand):
@@ -102,7 +112,7 @@ def confirm(gate, a, f):
                  why="the base has no such entry point (%s); %s, confirmed by %d replays"
                  % (f.get("entry"), kind, len(cand)))
         return f
-    base = replays(_on(a, o.base, []), path)
+    base = replays(_on(a, o.base, [], kw=_kw(gate, "base")), path)
     failing = [r for r in base if r is not None]
     f["replays"]["base"] = "%d of %d fail" % (len(failing), len(base))
     if failing:

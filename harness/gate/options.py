@@ -7,6 +7,7 @@ import os
 from harness import toolchain
 from harness.errors import BadInput
 from harness.fuzzing.targets import TARGETS
+from harness.subjects import options as subject_options
 from harness.subjects.spec import Subject
 from harness.paths import BUILD
 
@@ -44,6 +45,15 @@ A failure of both, in the same configuration and of the same kind, is a
 known finding: reported, fatal only with --strict. Cases the candidate
 passes and the base fails are reported as fixed. A base's documented
 findings never hide a candidate's failure: documentation is per tree.
+
+Copies kept in pieces: --include DIR (headers the copy includes and does not
+hold; a relative DIR is taken from each side's tree) and --define
+NAME[=VALUE] (configuration macros: LZ4_HEAPMODE, LZ4_MEMORY_USAGE,
+LZ4_DISTANCE_MAX, LZ4LIB_API, renaming macros) apply to both sides,
+--base-include/--base-define and --candidate-include/--candidate-define to
+one. They are part of each subject (its identity, every cache key). A copy
+with only some entry points (decoder only, no HC, no frame API) is tested
+for those; the others are n/a, and the report lists what each side has.
 
 Default scenario: BASE = the kernel's LZ4 from Debian's linux-source-6.1,
 CANDIDATE = upstream lz4 from Debian's lz4 source package ("replace the
@@ -90,6 +100,7 @@ def parser():
     ap.add_argument("--patch", action="append", default=[], metavar="FILE",
                     help="patch applied to a copy of the candidate tree (repeatable; a "
                          "mailbox of several patches applies in order)")
+    subject_options.add_arguments(ap, subject_options.GATE_SIDES)
     ap.add_argument("--fuzz-time", type=int, default=60, metavar="S",
                     help="seconds of fuzzing in all (0: no fuzzing; default 60)")
     ap.add_argument("--fuzz-seed", type=int, default=None, metavar="N",
@@ -159,8 +170,11 @@ def parse(argv):
     for p in a.patch:
         if not os.path.isfile(p):
             raise BadInput("patch file %s does not exist" % p)
-    Subject(a.base)                        # an unknown SPEC or a missing tree: now,
-    Subject(a.candidate, a.patch)          # before any stage prints anything
+    # Each side's --include/--define: both sides' first, then its own.
+    a.base_opts = subject_options.side(a, "", "base_")
+    a.candidate_opts = subject_options.side(a, "", "candidate_")
+    Subject(a.base, (), **a.base_opts)     # an unknown SPEC, a missing tree or include
+    Subject(a.candidate, a.patch, **a.candidate_opts)   # directory: now, before any stage
     if a.replay_inputs and not os.path.isdir(a.replay_inputs):
         raise BadInput("--replay-inputs %s is not a directory" % a.replay_inputs)
     if a.waivers and not os.path.isfile(a.waivers):

@@ -10,7 +10,7 @@ import time
 from harness import atomic
 from harness.errors import BadInput
 from harness.fuzzing import campaign, findings
-from harness.fuzzing.build import build as build_target
+from harness.fuzzing.build import build as build_target, not_applicable
 from harness.fuzzing.environment import target_env
 from harness.fuzzing.targets import PAIR_TARGET
 from harness.paths import BUILD, TOP
@@ -20,7 +20,7 @@ from harness.runners.contracts.run import configs_for, run_contracts
 from harness.runners.regress.cases import load_cases
 from harness.runners.regress.run import run_subject
 from harness.gate.confirm import confirm
-from harness.subjects.build import build, info, subject_identity
+from harness.subjects.build import MissingHeader, build, info, subject_identity
 from harness.subjects.spec import Subject
 from harness.toolchain import sha
 
@@ -73,47 +73,60 @@ class Gate:
         self.seed_base = None   # --fuzz-seed, given or derived
         self.crash_triage = []  # (target, seed, crash_triage summary) per campaign
         self.waivers = []       # the waivers file's entries, after the verdict
+        self.fuzz_na = []       # (target, why): the candidate has nothing it exercises
+
+    def kw(self, role):
+        """The side's --include/--define (options.py: both sides', then its own)."""
+        return getattr(self.opts, role + "_opts", None) or {}
 
     def sides(self):
+        """(role, spec, patches, --include/--define) of each side."""
         o = self.opts
-        return (("base", o.base, []), ("candidate", o.candidate, o.patch))
+        return (("base", o.base, [], self.kw("base")),
+                ("candidate", o.candidate, o.patch, self.kw("candidate")))
 
     def identity(self, role):
         if role == "base":
-            return subject_identity(self.opts.base)
-        return subject_identity(self.opts.candidate, self.opts.patch)
+            return subject_identity(self.opts.base, (), **self.kw("base"))
+        return subject_identity(self.opts.candidate, self.opts.patch, **self.kw("candidate"))
 
     def base_info(self):
         """subject.json of the base's first configuration (built by now)."""
         o = self.opts
-        return info(build(o.base, configs_for(o.base, o.configs)[0], quiet=True))
+        return info(build(o.base, configs_for(o.base, o.configs)[0], quiet=True,
+                          **self.kw("base")))
 
     # ---- stages ---------------------------------------------------------
     def build(self):
-        for _, spec, patches in self.sides():
+        for role, spec, patches, kw in self.sides():
             for config in configs_for(spec, self.opts.configs):
                 progress("  building %s [%s]" % (spec, config))
-                build(spec, config, patches, quiet=True)
+                try:
+                    build(spec, config, patches, True, **kw)
+                except MissingHeader as e:     # named with this side's option
+                    raise BadInput(e.message("--%s-include" % role)) from e
 
     def run_contracts(self):
-        for role, spec, patches in self.sides():
+        for role, spec, patches, kw in self.sides():
             for config in configs_for(spec, self.opts.configs):
                 progress("  contracts %s (%s) [%s]" % (role, spec, config))
-                for r in run_contracts(spec, config, patches, quiet=True, docs=self.docs):
+                for r in run_contracts(spec, config, patches, quiet=True, docs=self.docs,
+                                       **kw):
                     r["role"], r["stage"] = role, "contracts"
                     self.records.append(r)
 
     def run_regress(self):
-        for role, spec, patches in self.sides():
+        for role, spec, patches, kw in self.sides():
             progress("  regression cases on %s (%s)" % (role, spec))
             for r in run_subject(spec, self.cases, self.opts.configs, patches, quiet=True,
-                                 docs=self.docs):
+                                 docs=self.docs, **kw):
                 r["role"], r["stage"] = role, "regress"
                 self.records.append(r)
 
     def run_compare(self):
         """Compressed size and speed, base vs candidate, -O2 builds, one process."""
-        status, self.compare = compare(self.opts.base, self.opts.candidate, (), self.opts.patch)
+        status, self.compare = compare(self.opts.base, self.opts.candidate, (), self.opts.patch,
+                                       self.kw("base"), self.kw("candidate"))
         if status != 0 or not self.compare:
             raise BadInput("the size/speed comparison program exited %d with %d records"
                            % (status, len(self.compare)))
@@ -121,10 +134,14 @@ class Gate:
     # ---- fuzzing ----------------------------------------------------------
     def target_args(self, target, **kw):
         o = self.opts
+        b, c = self.kw("base"), self.kw("candidate")
         if target == PAIR_TARGET:
-            subj = dict(subject=o.base, subject_b=o.candidate, patch=[], patch_b=o.patch)
+            subj = dict(subject=o.base, subject_b=o.candidate, patch=[], patch_b=o.patch,
+                        include=b.get("includes", []), define=b.get("defines", []),
+                        include_b=c.get("includes", []), define_b=c.get("defines", []))
         else:
-            subj = dict(subject=o.candidate, subject_b=None, patch=o.patch, patch_b=[])
+            subj = dict(subject=o.candidate, subject_b=None, patch=o.patch, patch_b=[],
+                        include=c.get("includes", []), define=c.get("defines", []))
         subj.update(kw)
         return campaign.namespace(target=target, jobs=o.jobs, quiet=True, brief=True,
                                   known_findings=o.known_findings, **subj)
@@ -132,8 +149,8 @@ class Gate:
     def stage_roots(self):
         """{side: its staged tree} for placing a crash's frames."""
         out = {}
-        for role, spec, patches in self.sides():
-            s = Subject(spec, patches)
+        for role, spec, patches, kw in self.sides():
+            s = Subject(spec, patches, **kw)
             if s.files:
                 out[role] = os.path.join(BUILD, "stage", s.id)
         return out
@@ -150,7 +167,7 @@ class Gate:
 
     def run_replay(self):
         """The seed corpora (and --replay-inputs), input by input, on the candidate."""
-        for t in self.opts.fuzz_targets:
+        for t in self.applicable_targets():
             a = self.target_args(t, engine="replay")
             binary = build_target(a)
             files = self.replay_files(t)
@@ -179,9 +196,24 @@ class Gate:
         self.seed_base = base
         return (base + int(sha(target)[:6], 16)) % (2 ** 31 - 1) or 1
 
-    def run_fuzz(self):
-        per = max(10, self.opts.fuzz_time // len(self.opts.fuzz_targets))
+    def applicable_targets(self):
+        """The fuzz targets with something to test on the candidate (and, for
+        the pair target, on both); the others are n/a (self.fuzz_na), told
+        once, never fuzzed for nothing."""
+        out = []
         for t in self.opts.fuzz_targets:
+            why = dict(self.fuzz_na).get(t) or not_applicable(self.target_args(t))
+            if not why:
+                out.append(t)
+            elif t not in dict(self.fuzz_na):
+                progress("  %s: n/a (%s)" % (t, why))
+                self.fuzz_na.append((t, why))
+        return out
+
+    def run_fuzz(self):
+        targets = self.applicable_targets()
+        per = max(10, self.opts.fuzz_time // max(1, len(targets)))
+        for t in targets:
             seed = self.fuzz_seed(t)
             self.seeds.append((t, seed))
             progress("  fuzz %s (%d s, %d job(s), -seed=%d)" % (t, per, self.opts.jobs, seed))
@@ -207,22 +239,22 @@ class Gate:
 
     # ---- coverage ---------------------------------------------------------
     def run_coverage(self):
-        spec, patches = self.opts.candidate, self.opts.patch
+        spec, patches, kw = self.opts.candidate, self.opts.patch, self.kw("candidate")
         if spec == "system":
             self.skipped.append(("coverage", "the system library is a black box"))
             return
-        subject_dir = build(spec, "gcov", patches, quiet=True)
+        subject_dir = build(spec, "gcov", patches, True, **kw)
         # The counters (.gcda) accumulate in the subject's own directory: two
         # gates measuring one candidate at once would mix (and reset) them.
         with atomic.lock("gcov-" + subject_dir):
-            self._measure_coverage(spec, patches, subject_dir)
+            self._measure_coverage(spec, patches, subject_dir, kw)
 
-    def _measure_coverage(self, spec, patches, subject_dir):
+    def _measure_coverage(self, spec, patches, subject_dir, kw):
         for f in os.listdir(subject_dir):      # counts from earlier runs
             if f.endswith(".gcda"):
                 os.remove(os.path.join(subject_dir, f))
-        run_contracts(spec, "gcov", patches, quiet=True, docs=self.docs)
-        run_subject(spec, self.cases, ["gcov"], patches, quiet=True, docs=self.docs)
+        run_contracts(spec, "gcov", patches, quiet=True, docs=self.docs, **kw)
+        run_subject(spec, self.cases, ["gcov"], patches, quiet=True, docs=self.docs, **kw)
         sinfo = info(subject_dir)
         root = os.path.join(BUILD, "stage", sinfo["id"]) if sinfo.get("files") else TOP
         cov = os.path.join(self.opts.out, "coverage")

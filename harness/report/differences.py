@@ -110,17 +110,27 @@ def _describe(subject, built, staged):
     return version or "-", gen or "-"
 
 
-def section(base, candidate, patches=(), config="asan64"):
+def _entry_points(names):
+    """The entry points a copy has (its compile probes: declared by its
+    headers and defined by its files): all of them, a partial copy's few
+    as much as a release's many."""
+    return "%d: %s" % (len(names), ", ".join("`%s`" % e for e in sorted(names))) \
+        if names else "none"
+
+
+def section(base, candidate, patches=(), config="asan64", base_kw=None, candidate_kw=None):
     """Markdown lines of the section (a heading, a table, per-file rows);
     [] when either subject is not a source tree. Bad input (a tree that
     does not stage or build) is one line in the section, never an
-    exception: the gate's verdict comes from its stages, not from here."""
+    exception: the gate's verdict comes from its stages, not from here.
+    base_kw, candidate_kw: each side's --include/--define."""
+    base_kw, candidate_kw = base_kw or {}, candidate_kw or {}
     try:
-        sb, sc = Subject(base), Subject(candidate, patches)
+        sb, sc = Subject(base, (), **base_kw), Subject(candidate, patches, **candidate_kw)
         if not (sb.is_tree and sc.is_tree):
             return []
-        ib, ic = info(build(base, config, quiet=True)), \
-            info(build(candidate, config, patches, quiet=True))
+        ib, ic = info(build(base, config, (), True, **base_kw)), \
+            info(build(candidate, config, patches, True, **candidate_kw))
         db, dc = stage(sb), stage(sc)
     except BadInput as e:
         return [TITLE, "", "Not compared: %s" % e, ""]
@@ -131,6 +141,7 @@ def section(base, candidate, patches=(), config="asan64"):
              "| kind | %s | %s |" % (sb.kind, sc.kind),
              "| version | %s | %s |" % (vb, vc),
              "| generation | %s | %s |" % (gb, gc),
+             "| entry points | %s | %s |" % (_entry_points(eb), _entry_points(ec)),
              "| entry points only here | %s | %s |" % (
                  ", ".join("`%s`" % e for e in sorted(eb - ec)) or "-",
                  ", ".join("`%s`" % e for e in sorted(ec - eb)) or "-"),

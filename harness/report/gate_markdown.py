@@ -22,6 +22,27 @@ def configs(items):
     return ", ".join(cs)
 
 
+def side_options(o, role):
+    """" + --include DIR --define X" of a side, for the header table."""
+    kw = getattr(o, role + "_opts", None) or {}
+    opts = ["--include %s" % d for d in kw.get("includes", [])] + \
+        ["--define %s" % d for d in kw.get("defines", [])]
+    return " + " + ", ".join(code(x) for x in opts) if opts else ""
+
+
+def not_applicable(records):
+    """"base: 387 contract checks, 42 regression cases; candidate: ..." of
+    the records that are n/a (summed over the configurations), or ""."""
+    sides = []
+    for role in ("base", "candidate"):
+        n = {st: sum(1 for r in records if r.get("role") == role and r.get("stage") == st
+                     and r.get("status") == "n/a") for st in ("contracts", "regress")}
+        if any(n.values()):
+            sides.append("%s: %d contract checks, %d regression cases" % (
+                role, n["contracts"], n["regress"]))
+    return "; ".join(sides)
+
+
 def header(ctx):
     g, cats = ctx["gate"], ctx["decision"]["categories"]
     o = g.opts
@@ -39,11 +60,12 @@ def header(ctx):
                  ", failing under --strict" if o.strict else ", listed, not failing",
                  count["unconfirmed"][1], count["known"][1], count["fixed"][1]), "",
              "| | |", "|---|---|",
-             "| base | %s (%s) |" % (code(o.base), ctx["identities"]["base"]),
-             "| candidate | %s (%s)%s |" % (
+             "| base | %s (%s)%s |" % (code(o.base), ctx["identities"]["base"],
+                                       side_options(o, "base")),
+             "| candidate | %s (%s)%s%s |" % (
                  code(o.candidate), ctx["identities"]["candidate"],
                  " + patches " + ", ".join(code(os.path.basename(p)) for p in o.patch)
-                 if o.patch else ""),
+                 if o.patch else "", side_options(o, "candidate")),
              "| configurations | %s%s |" % (", ".join(o.configs),
                                            " (%s)" % o.config_note if getattr(
                                                o, "config_note", None) else ""),
@@ -55,6 +77,12 @@ def header(ctx):
     if g.skipped:
         lines.append("| **skipped on purpose** | %s |" % "; ".join(
             "%s (%s)" % s for s in g.skipped))
+    na = not_applicable(getattr(g, "records", []))
+    if na:
+        lines.append("| n/a (entry points a side does not have) | %s |" % na)
+    if getattr(g, "fuzz_na", None):
+        lines.append("| fuzz targets n/a | %s |" % "; ".join(
+            "%s (%s)" % (t, why.replace("|", "\\|")) for t, why in g.fuzz_na))
     if o.strict:
         lines.append("| strict | behaviour changes (WARN) fail the gate |")
     lines += ["", "<details><summary>Verdict policy</summary>", ""] + \
@@ -163,7 +191,9 @@ def body(ctx, full):
 def tail(ctx):
     g = ctx["gate"]
     # What changed in the code, beside the results that changed with it.
-    out = differences.section(g.opts.base, g.opts.candidate, g.opts.patch, g.opts.configs[0])
+    out = differences.section(g.opts.base, g.opts.candidate, g.opts.patch, g.opts.configs[0],
+                              getattr(g.opts, "base_opts", None),
+                              getattr(g.opts, "candidate_opts", None))
     out += waivers.report_lines(getattr(g, "waivers", []))
     out += fuzz_table(g)
     out += ["## Size and speed, base vs candidate", ""] + compare_table(g.compare)
@@ -198,6 +228,10 @@ def _ratio(x, y):
     return "%.3f" % (float(y) / x) if x and x > 0 and y > 0 else "-"
 
 
+def _size(n):
+    return "%d" % n if n >= 0 else "n/a"
+
+
 def compare_table(rows):
     if not rows:
         return ["Not measured."]
@@ -207,8 +241,10 @@ def compare_table(rows):
            " compress speed ratio | decompress speed ratio |",
            "|---|---|---|---|---|---|---|---|"]
     for c in rows:
-        out.append("| %s | %d | %d | %d | %s | %s / %s | %s | %s |" % (
-            c["data"], c["bytes"], c["base_size"], c["candidate_size"],
+        # (-1: a side without compress_default and decompress_safe, a copy
+        # in pieces: not measured)
+        out.append("| %s | %d | %s | %s | %s | %s / %s | %s | %s |" % (
+            c["data"], c["bytes"], _size(c["base_size"]), _size(c["candidate_size"]),
             _ratio(c["base_size"], c["candidate_size"]),
             c["base_hc9_size"] if c["base_hc9_size"] >= 0 else "-",
             c["candidate_hc9_size"] if c["candidate_hc9_size"] >= 0 else "-",

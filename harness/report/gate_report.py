@@ -15,6 +15,7 @@ from harness.report import gate_markdown, junit, sarif
 from harness.report.groups import failure_of_item, group
 from harness.report.summaries import item_summary
 from harness.report.regressions.results import config_key
+from harness.subjects import options
 from harness.subjects.build import subject_identity
 from harness.subjects.spec import Subject
 
@@ -24,11 +25,16 @@ CASE_ID_PREFIXES = ("KLZ4-", "ULZ4-")
 def candidate_root(gate):
     """Where the candidate's sources the frames point into live (the staged
     copy), and the user's own tree they were copied from."""
-    return side_root(gate.opts.candidate, gate.opts.patch)
+    return side_root(gate.opts.candidate, gate.opts.patch, side_kw(gate.opts, "candidate"))
 
 
-def side_root(spec, patches=()):
-    s = Subject(spec, patches)
+def side_kw(o, role):
+    """A side's --include/--define, as the gate's options hold them."""
+    return getattr(o, role + "_opts", None) or {}
+
+
+def side_root(spec, patches=(), kw=None):
+    s = Subject(spec, patches, **(kw or {}))
     if s.files:
         return os.path.join(BUILD, "stage", s.id), s.path
     return TOP, TOP
@@ -57,8 +63,8 @@ def source_root(tree, given=None):
 
 def roots_of(o):
     """[(side, (stage dir, tree, repository root))] of both sides."""
-    root, tree = side_root(o.candidate, o.patch)
-    base_stage, base_tree = side_root(o.base)
+    root, tree = side_root(o.candidate, o.patch, side_kw(o, "candidate"))
+    base_stage, base_tree = side_root(o.base, (), side_kw(o, "base"))
     return [("candidate", (root, tree, source_root(tree, o.source_root))),
             ("base", (base_stage, base_tree, source_root(base_tree)))]
 
@@ -109,7 +115,9 @@ def make_context(gate, decision, out):
     o = gate.opts
     root, tree = candidate_root(gate)
     repro_dir = os.path.join(out, "reproducers")
-    patches = "".join(" --patch %s" % shown(p) for p in o.patch)
+    bkw, ckw = side_kw(o, "base"), side_kw(o, "candidate")
+    patches = "".join(" --patch %s" % shown(p) for p in o.patch) + options.command_line(ckw)
+    base_opts = options.command_line(bkw)
 
     roots = roots_of(o)
 
@@ -120,7 +128,7 @@ def make_context(gate, decision, out):
         config = sorted(item["configs"], key=config_key)[0]     # asan64 first
         # A newly fixed item fails on the base: that is what reproduces.
         on_base = item.get("relation", item["category"]) == "fixed"
-        spec, p = (o.base, "") if on_base else (o.candidate, patches)
+        spec, p = (o.base, base_opts) if on_base else (o.candidate, patches)
         if item["kind"] == "case":
             return "python3 -m harness regress --case %s --config %s %s%s" % (
                 item["id"], config, spec, p)
@@ -135,9 +143,10 @@ def make_context(gate, decision, out):
                                                        hashlib.sha1(data).hexdigest()[:12]))
         if not os.path.exists(dest):
             shutil.copyfile(f["input"], dest)
-        subjects = "--subject %s --subject-b %s%s" % (o.base, o.candidate, patches.replace(
-            "--patch", "--patch-b")) if f["target"] == "base_vs_candidate" else \
-            "--subject %s%s" % (o.candidate, patches)
+        pair = "".join(" --patch-b %s" % shown(p) for p in o.patch) + \
+            options.command_line(ckw, "-b")
+        subjects = "--subject %s%s --subject-b %s%s" % (o.base, base_opts, o.candidate, pair) \
+            if f["target"] == "base_vs_candidate" else "--subject %s%s" % (o.candidate, patches)
         return "python3 -m harness fuzz replay --target %s %s %s" % (f["target"], subjects,
                                                                      shown(dest))
 
@@ -161,8 +170,8 @@ def make_context(gate, decision, out):
             "source_root_uri": "file://%s/" % roots[0][1][2].rstrip("/"),
             "candidate_stage": root,
             "entry_location": lambda entry: entry_definition(root, entry),
-            "identities": {"base": subject_identity(o.base),
-                           "candidate": subject_identity(o.candidate, o.patch)},
+            "identities": {"base": subject_identity(o.base, (), **bkw),
+                           "candidate": subject_identity(o.candidate, o.patch, **ckw)},
             "groups": split_groups(decision["categories"])}
 
 

@@ -1,6 +1,7 @@
 """Subjects: the LZ4 implementations under test.
 
-  spec.py      SPEC -> Subject (kind, tree, LZ4 files, content id)
+  spec.py      SPEC -> Subject (kind, tree, LZ4 files, --include/--define, content id)
+  options.py   --include/--define on every command line (one helper)
   stage.py     copy + patch into build/stage/ (never the user's tree)
   recipes/     one build recipe per kind (ref, upstream, system, kernel)
   streaming.py the streaming and allocation-failure part every recipe adds

@@ -4,6 +4,7 @@ import os
 import sys
 
 from harness.errors import EXIT_BAD_INPUT, BadInput
+from harness.subjects import options
 from harness.subjects.build import build
 from harness.subjects.spec import DEFAULT_TREES
 from harness.toolchain import CONFIGS
@@ -13,8 +14,9 @@ NAME
     python3 -m harness subjects - build LZ4 implementations under test
 
 SYNOPSIS
-    python3 -m harness subjects build SPEC [--patch FILE]... [--config CONFIG]...
-    python3 -m harness subjects info SPEC [--patch FILE]... [--config CONFIG]
+    python3 -m harness subjects build SPEC [--patch FILE]... [--include DIR]...
+                                      [--define NAME[=VALUE]]... [--config CONFIG]...
+    python3 -m harness subjects info SPEC [same options]
     python3 -m harness subjects list
 
 DESCRIPTION
@@ -50,6 +52,14 @@ OPTIONS
     --patch FILE    apply FILE (a git-style patch, -p1) to a copy of the tree in
                     build/stage/; repeatable, applied in order. The tree given
                     in SPEC is never modified.
+    --include DIR   search DIR for headers the copy includes and does not hold
+                    (a relative DIR is taken from the tree); repeatable
+    --define NAME[=VALUE]
+                    a configuration macro for the copy, its probes and its
+                    adapter (LZ4_HEAPMODE, LZ4_MEMORY_USAGE, LZ4LIB_API, a
+                    renaming macro, ...; NAME(ARGS)=VALUE for a function-like
+                    one); repeatable. --include and --define are part of the
+                    subject: its identity and every cache key.
     --config NAME   %s
     -q, --quiet     no progress lines
 
@@ -70,6 +80,7 @@ def main(argv):
     ap.add_argument("spec", nargs="?")
     ap.add_argument("--patch", action="append", default=[])
     ap.add_argument("--config", action="append", default=[])
+    options.add_arguments(ap)
     ap.add_argument("-q", "--quiet", action="store_true")
     try:
         args = ap.parse_intermixed_args(argv)
@@ -86,7 +97,7 @@ def main(argv):
         return EXIT_BAD_INPUT
     try:
         for config in args.config or ["asan64"]:
-            out = build(args.spec, config, args.patch, args.quiet)
+            out = build(args.spec, config, args.patch, args.quiet, **options.side(args))
             if args.command == "build":
                 print(out)
             else:

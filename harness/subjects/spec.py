@@ -57,9 +57,14 @@ _ANNOUNCED = set()   # the root SPECs whose choice was said on stderr
 
 
 def upstream_layout(path):
-    return any(os.path.isfile(os.path.join(path, layout, "lz4.c")) and
-               os.path.isfile(os.path.join(path, layout, "lz4.h"))
-               for layout in UPSTREAM_LAYOUTS)
+    """An lz4 copy at path: lz4.c with lz4.h beside it (lib/ or the top), or
+    path is the folder holding lz4.c itself (a copy keeping its header
+    elsewhere, found through --include: u-boot's lib/). A project's lib/lz4.c
+    without lz4.h is found by the scan instead (its lib/ holds the project's
+    own files too)."""
+    return os.path.isfile(os.path.join(path, "lz4.c")) or any(
+        os.path.isfile(os.path.join(path, layout, "lz4.c")) and
+        os.path.isfile(os.path.join(path, layout, "lz4.h")) for layout in UPSTREAM_LAYOUTS)
 
 
 def kernel_layout(path):
@@ -107,18 +112,32 @@ def resolve_root(spec, kind, path):
                        "tree anywhere below it%s); pass the top of a Linux tree holding both"
                        % (path, LOOKED_FOR["kernel"], others))
     looked = LOOKED_FOR["upstream"] + (", " + LOOKED_FOR["kernel"] if kind == "auto" else "")
+    pieces = [c for c in copies if c["kind"] in ("decoder-only", "compressor-only")]
+    hint = ("; a copy in pieces builds named by its folder, upstream:%s, with --include DIR "
+            "for a header kept elsewhere" % os.path.join(path, pieces[0]["path"])) \
+        if pieces else ""
     raise BadInput("no LZ4 sources in %s (looked for %s there and for an LZ4 copy anywhere "
                    "below it%s); pass the top of an lz4 release tree or of a project that "
-                   "holds one" % (path, looked, others))
+                   "holds one%s" % (path, looked, others, hint))
+
+
+# --define NAME[=VALUE]: a configuration macro of the copy (LZ4_HEAPMODE,
+# LZ4_MEMORY_USAGE, LZ4LIB_API, a renaming macro, ...); a function-like one
+# too (LZ4_FREESTANDING's 'LZ4_memcpy(d,s,n)=__builtin_memcpy(d,s,n)').
+DEFINE = re.compile(r"^[A-Za-z_]\w*(\([\w\s,.]*\))?(=.*)?$", re.S)
 
 
 class Subject:
-    """kind, path (a tree, or ""), variant, patches, files (relative paths of
-    the LZ4 files it is built from) and id (kind + content digest)."""
+    """kind, path (a tree, or ""), variant, patches, includes (absolute
+    directories searched for headers the copy does not hold: --include, a
+    relative one resolved against the tree), defines (NAME or NAME=VALUE:
+    --define), files (relative paths of the LZ4 files it is built from) and
+    id (kind + a digest of all of these)."""
 
-    def __init__(self, spec, patches=()):
+    def __init__(self, spec, patches=(), includes=(), defines=()):
         self.spec = spec
         self.patches = [os.path.abspath(p) for p in patches]
+        self.includes, self.defines = list(includes), list(defines)
         self.variant = ""
         kind, _, path = spec.partition(":")
         if spec in ("ref", "system"):
@@ -156,6 +175,7 @@ class Subject:
         for p in self.patches:
             if not os.path.isfile(p):
                 raise BadInput("patch file %s does not exist" % p)
+        self._check_options()
         self.files = self.locate()
         self.id = "%s-%s" % (kind, self.content_digest())
 
@@ -163,8 +183,9 @@ class Subject:
         """What the subject is built from, wherever it lies: the variant,
         the patches' text, the LZ4 files (relative name and content) and,
         for a kernel, the version its top Makefile gives (recorded in the
-        build). Never a path: the same copy under another project root or
-        checkout shares its build."""
+        build), and --define / --include (options_key). Never a path: the same copy under another project root or
+        checkout shares its build (an --include directory outside the
+        tree is named by its absolute path)."""
         parts = [self.variant]
         for p in self.patches + [os.path.join(self.path, f) for f in self.files]:
             with open(p, "rb") as f:
@@ -172,7 +193,32 @@ class Subject:
         parts += self.files
         if self.kind == "kernel":
             parts.append(kernel_version(self.path))
-        return sha(*parts)
+        return sha(*(parts + self.options_key()))
+
+    def _check_options(self):
+        """--include DIR (relative: to the tree) must be a directory, --define
+        NAME[=VALUE] name a C identifier; both are for source trees only."""
+        if (self.includes or self.defines) and not self.is_tree:
+            raise BadInput("--include and --define apply to a source tree; %s has none"
+                           % self.spec)
+        for d in self.defines:
+            if not DEFINE.match(d):
+                raise BadInput("--define %s: use NAME, NAME=VALUE or NAME(ARGS)=VALUE, NAME a "
+                               "C identifier" % d)
+        given, self.includes = self.includes, []
+        for d in given:
+            full = os.path.normpath(os.path.join(self.path, d))
+            if not os.path.isdir(full):
+                raise BadInput("--include %s: no directory %s (a relative one is taken from "
+                               "the tree %s)" % (d, full, self.path))
+            self.includes.append(full)
+
+    def options_key(self):
+        """What --include/--define add to the subject's identity: the macros,
+        and the include directories relative to the tree when inside it."""
+        return ["D" + d for d in self.defines] + \
+            ["I" + (os.path.relpath(d, self.path) if d.startswith(self.path + os.sep) or
+                    d == self.path else d) for d in self.includes]
 
     @property
     def is_tree(self):
@@ -183,13 +229,17 @@ class Subject:
         if not self.is_tree:
             return []
         if self.kind == "upstream":
-            for layout in UPSTREAM_LAYOUTS:
+            # A layout with lz4.c and lz4.h; else the folder holding lz4.c
+            # alone (a copy keeping its header elsewhere: --include).
+            with_c = [l for l in UPSTREAM_LAYOUTS
+                      if os.path.isfile(os.path.join(self.path, l, "lz4.c")) and
+                      (l == "." or os.path.isfile(os.path.join(self.path, l, "lz4.h")))]
+            for layout in sorted(with_c, key=lambda l: not os.path.isfile(
+                    os.path.join(self.path, l, "lz4.h")))[:1]:
                 d = os.path.join(self.path, layout)
-                if os.path.isfile(os.path.join(d, "lz4.c")) and \
-                        os.path.isfile(os.path.join(d, "lz4.h")):
-                    return sorted(os.path.normpath(os.path.join(layout, f))
-                                  for f in os.listdir(d) if f.endswith((".c", ".h")) and
-                                  os.path.isfile(os.path.join(d, f)))
+                return sorted(os.path.normpath(os.path.join(layout, f))
+                              for f in os.listdir(d) if f.endswith((".c", ".h")) and
+                              os.path.isfile(os.path.join(d, f)))
             raise BadInput("no LZ4 sources in %s (looked for lib/lz4.c and lz4.c); "
                            "pass the top of an lz4 release tree" % self.path)
         found = [f for f in KERNEL_FILES if os.path.isfile(os.path.join(self.path, f))]

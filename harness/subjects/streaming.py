@@ -88,17 +88,18 @@ def _defines(syms):
     return ["-D" + ("HAVE_" + s.upper() if not s.startswith("HAVE_") else s) for s in syms]
 
 
-def upstream_objects(b, flags, incdir, adapter_flags, hooked, libs=()):
+def upstream_objects(b, flags, header_dirs, adapter_flags, hooked, libs=()):
     """The stream adapter of an upstream tree or the system library, and the
-    allocation counter. flags: the tree's compile flags; adapter_flags: the
+    allocation counter. flags: the tree's compile flags; header_dirs: where
+    its headers are (the copy's, then --include's); adapter_flags: the
     frame adapter's (with the tree's HAVE_ macros); hooked: the library
     sources were built with ALLOC_HOOK; libs: a library the subject links
     (the system liblz4), whose exports decide, not its headers."""
-    header = ('#define LZ4_STATIC_LINKING_ONLY\n#define LZ4_HC_STATIC_LINKING_ONLY\n'
-              '#include "lz4.h"\n')
+    header = ('#include <stddef.h>\n#define LZ4_STATIC_LINKING_ONLY\n'
+              '#define LZ4_HC_STATIC_LINKING_ONLY\n#include "lz4.h"\n')
     syms = b.probe(flags, header, STREAM_PROBES)
     extra = []
-    have_hc = os.path.isfile(os.path.join(incdir, "lz4hc.h"))
+    have_hc = any(os.path.isfile(os.path.join(d, "lz4hc.h")) for d in header_dirs)
     if have_hc:
         header += '#include "lz4hc.h"\n'
         syms += b.probe(flags, header, STREAM_HC_PROBES)

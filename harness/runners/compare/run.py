@@ -9,10 +9,12 @@ from harness.subjects.build import build, info
 from harness import objcache, toolchain
 
 
-def compare(base, candidate, base_patches=(), candidate_patches=()):
-    """One record per data set: sizes, HC sizes and MB/s of both subjects."""
-    b = build(base, "O2", base_patches, quiet=True)
-    c = build(candidate, "O2", candidate_patches, quiet=True)
+def compare(base, candidate, base_patches=(), candidate_patches=(), base_kw=None,
+            candidate_kw=None):
+    """One record per data set: sizes, HC sizes and MB/s of both subjects
+    (base_kw, candidate_kw: each side's --include/--define)."""
+    b = build(base, "O2", base_patches, True, **(base_kw or {}))
+    c = build(candidate, "O2", candidate_patches, True, **(candidate_kw or {}))
     cc, flags, _ = toolchain.config("O2")
     objs = compile_ours("O2", runner_sources("compare/size_speed.c"))
     objs += [os.path.join(b, "subject.o"), os.path.join(c, "subject_b.o")]

@@ -6,16 +6,22 @@ import sys
 from harness.errors import EXIT_BAD_INPUT, BadInput
 from harness.runners.contracts.run import DEFAULT_CONFIGS, configs_for, run_contracts
 from harness import toolchain
+from harness.subjects import options
 from harness.report.groups import explain
 from harness.report.known import star_match
 
 USAGE = """\
-  python3 -m harness contracts [--config C]... [--patch F]... [--check ID]... [--json FILE] SPEC...
+  python3 -m harness contracts [--config C]... [--patch F]... [--include DIR]...
+                               [--define NAME[=VALUE]]... [--check ID]... [--json FILE] SPEC...
 
 For each SPEC and CONFIG (default: asan64 asan32 O0 O2), builds the subject,
 links the contract runner against it, runs every check in a child process,
 classifies the records (harness/report/known_findings.json) and prints a
 matrix: one row per check, one column per subject/config.
+
+--include DIR and --define NAME[=VALUE] (repeatable) apply to every SPEC: a
+header the copy keeps elsewhere, a configuration macro (part of the subject).
+An entry point the copy does not have is n/a, never a failure.
 
 --check ID (repeatable; '*' is a wildcard) shows only those checks, and the
 exit status is theirs: the gate's reproducer for one failing check.
@@ -51,6 +57,7 @@ def main(argv):
     ap.add_argument("specs", nargs="+", metavar="SPEC")
     ap.add_argument("--config", action="append", default=[])
     ap.add_argument("--patch", action="append", default=[])
+    options.add_arguments(ap)
     ap.add_argument("--check", action="append", default=[], metavar="ID",
                     help="only these checks (a '*' pattern; repeatable)")
     ap.add_argument("--json", metavar="FILE", help="write all records to FILE (JSON lines)")
@@ -64,7 +71,8 @@ def main(argv):
             for config in configs_for(spec, args.config or DEFAULT_CONFIGS):
                 if not args.quiet:
                     print("contracts: %s [%s]" % (spec, config), file=sys.stderr, flush=True)
-                all_records += run_contracts(spec, config, args.patch, args.quiet)
+                all_records += run_contracts(spec, config, args.patch, args.quiet,
+                                             **options.side(args))
     except BadInput as e:
         print("harness contracts: %s" % e, file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -28,10 +28,12 @@ VECTOR_DIR = os.path.join(CORPUS, "vectors")
 DEFAULT_CONFIGS = ["asan64", "asan32", "O0", "O2"]
 
 
-def run_contracts(spec, config, patches=(), quiet=False, vectors=True, docs=None):
+def run_contracts(spec, config, patches=(), quiet=False, vectors=True, docs=None,
+                  includes=(), defines=()):
     """Contract (and vector) records of one subject in one configuration,
-    classified against the documented findings (docs: known.Documented)."""
-    out = build(spec, config, patches, quiet)
+    classified against the documented findings (docs: known.Documented).
+    includes, defines: the subject's --include and --define."""
+    out = build(spec, config, patches, quiet, includes, defines)
     identity = info(out)["identity"]
     env = toolchain.sanitizer_env("runner")
     docs = docs or known.Documented()

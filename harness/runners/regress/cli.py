@@ -7,6 +7,7 @@ import tempfile
 
 from harness.report.groups import explain
 from harness import toolchain
+from harness.subjects import options
 from harness.errors import EXIT_BAD_INPUT, BadInput
 from harness.runners.regress.cases import load_cases
 from harness.runners.regress.mutants import run_mutants
@@ -14,10 +15,15 @@ from harness.report.regressions.cli import DEFAULT_RESULTS, snapshot
 from harness.runners.regress.run import run_subject, summarize
 
 USAGE = """\
-  python3 -m harness regress [--config C]... [--patch F]... [--case ID]... [--json FILE] SPEC...
+  python3 -m harness regress [--config C]... [--patch F]... [--include DIR]...
+                             [--define NAME[=VALUE]]... [--case ID]... [--json FILE] SPEC...
   python3 -m harness regress --mutants [--case ID]...
   python3 -m harness regress --check        validate every case file, run nothing
   python3 -m harness regress --write-results [--case ID]... [SPEC...]
+
+--include DIR and --define NAME[=VALUE] (repeatable) apply to every SPEC (a
+header the copy keeps elsewhere, a configuration macro); a case whose entry
+points the copy does not have is n/a.
 
 Each test of each case runs in its own process with a timeout, in every
 configuration the case applies to (its "bits" and "configs"). A case passes
@@ -91,6 +97,7 @@ def main(argv):
     ap.add_argument("specs", nargs="*", metavar="SPEC")
     ap.add_argument("--config", action="append", default=[])
     ap.add_argument("--patch", action="append", default=[])
+    options.add_arguments(ap)
     ap.add_argument("--case", action="append", default=[])
     ap.add_argument("--json", metavar="FILE")
     ap.add_argument("--mutants", action="store_true")
@@ -120,7 +127,8 @@ def main(argv):
             raise BadInput("name at least one SPEC (e.g. ref upstream kernel)")
         recs = []
         for spec in args.specs:
-            recs += run_subject(spec, cases, args.config, args.patch, args.quiet)
+            recs += run_subject(spec, cases, args.config, args.patch, args.quiet,
+                                **options.side(args))
     except BadInput as e:
         print("harness regress: %s" % e, file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -58,17 +58,24 @@ def ubsan_line(text):
     return next((l.strip() for l in text.splitlines() if "runtime error:" in l), "")
 
 
-def run_fuzz_test(test, spec, config, patches, timeout):
-    """One fuzz:TARGET test: the input through the target's replay build."""
+def run_fuzz_test(test, spec, config, patches, timeout, kw=None):
+    """One fuzz:TARGET test: the input through the target's replay build
+    (kw: the subject's --include/--define)."""
     call = test["call"]
     target = call["entry"][len(FUZZ_ENTRY):]
     data = fuzz_input(call, "test %s" % test["tcId"])
+    kw = kw or {}
     a = argparse.Namespace(target=target, engine="replay", bits=str(toolchain.bits_of(config)),
                            config=config, subject=spec, patch=list(patches), subject_b=None,
-                           patch_b=[])
+                           patch_b=[], include=list(kw.get("includes", [])),
+                           define=list(kw.get("defines", [])), include_b=[], define_b=[])
     if target == PAIR_TARGET:
         a.subject, a.patch = call.get("base", "ref"), []
         a.subject_b, a.patch_b = spec, list(patches)
+        a.include_b, a.define_b, a.include, a.define = a.include, a.define, [], []
+    why = fuzz_build.not_applicable(a)
+    if why:
+        return {"verdict": "n/a", "evidence": why}
     binary = fuzz_build.build(a)
     env = toolchain.sanitizer_env("runner")
     for key, var in (("ignore", "LZ4GATE_FUZZ_IGNORE"), ("skip", "LZ4GATE_FUZZ_SKIP")):
@@ -178,9 +185,10 @@ def test_key(case, test):
     return "%s/%s" % (case["id"], test["tcId"])
 
 
-def run_case(case, spec, config, results, subject, patches=()):
+def run_case(case, spec, config, results, subject, patches=(), kw=None):
     """One record per (case, subject, config): the first failing test, or
-    pass. results: the batch runner's results of the case's tests."""
+    pass. results: the batch runner's results of the case's tests; kw: the
+    subject's --include/--define."""
     rec = {"case": case["id"], "spec": spec, "config": config,
            "generation": generation(subject), "identity": subject["identity"],
            "check": case["id"], "entry": case.get("entry"), "class": case.get("class"),
@@ -191,7 +199,7 @@ def run_case(case, spec, config, results, subject, patches=()):
     applicable = 0
     for test in case["tests"]:
         if is_fuzz_test(test):
-            r = run_fuzz_test(test, spec, config, patches, timeout_of(case, test))
+            r = run_fuzz_test(test, spec, config, patches, timeout_of(case, test), kw)
         else:
             r = results[test_key(case, test)]
         if r["verdict"] == "n/a":
@@ -221,8 +229,11 @@ def classify(rec, case, docs):
     return rec
 
 
-def run_subject(spec, cases, requested_configs=(), patches=(), quiet=False, docs=None):
-    """Records of every case on one subject, config by config."""
+def run_subject(spec, cases, requested_configs=(), patches=(), quiet=False, docs=None,
+                includes=(), defines=()):
+    """Records of every case on one subject, config by config (includes,
+    defines: the subject's --include and --define)."""
+    kw = {"includes": list(includes), "defines": list(defines)}
     docs = docs or known.Documented()
     out = []
     configs = []
@@ -233,7 +244,7 @@ def run_subject(spec, cases, requested_configs=(), patches=(), quiet=False, docs
     for config in configs:
         if spec == "system" and toolchain.bits_of(config) != 64:
             continue
-        subject_dir = build(spec, config, patches, quiet=True)
+        subject_dir = build(spec, config, patches, quiet=True, **kw)
         program = link_runner(subject_dir, config, runner_sources(*RUNNER_SOURCES), "regress")
         subject = info(subject_dir)
         mine = [case for case in cases if config in configs_for(case, requested_configs)]
@@ -244,8 +255,8 @@ def run_subject(spec, cases, requested_configs=(), patches=(), quiet=False, docs
                   file=sys.stderr, flush=True)
         results = run_batch(program, config, jobs)
         for case in mine:
-            out.append(classify(run_case(case, spec, config, results, subject, patches), case,
-                                docs))
+            out.append(classify(run_case(case, spec, config, results, subject, patches, kw),
+                                case, docs))
     return out
 
 

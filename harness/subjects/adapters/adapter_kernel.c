@@ -25,7 +25,11 @@
 #include <linux/decompress/unlz4.h>
 #endif
 
-#if defined(HAVE_LZ4_DECOMPRESS_SAFE)
+/* Any entry point of the 4.11+ API (a compressor-only tree too: build.py
+ * MODERN_API). */
+#if defined(HAVE_LZ4_DECOMPRESS_SAFE) || defined(HAVE_LZ4_DECOMPRESS_SAFE_PARTIAL) || \
+    defined(HAVE_LZ4_COMPRESS_DEFAULT) || defined(HAVE_LZ4_COMPRESS_FAST) || \
+    defined(HAVE_LZ4_COMPRESS_DESTSIZE)
 #define KERNEL_GENERATION GEN_KERNEL
 #define HAVE_LZ4_COMPRESSBOUND 1   /* a static inline of every 4.11+ linux/lz4.h */
 #else

@@ -27,7 +27,11 @@
 #define SUBJECT_ENTRY lz4gate_subject
 #endif
 
-#if defined(HAVE_LZ4_DECOMPRESS_SAFE)
+/* A copy with any entry point of the r129+ API (decoder-only and
+ * compressor-only copies too) is of that generation (build.py MODERN_API). */
+#if defined(HAVE_LZ4_DECOMPRESS_SAFE) || defined(HAVE_LZ4_DECOMPRESS_SAFE_PARTIAL) || \
+    defined(HAVE_LZ4_COMPRESS_DEFAULT) || defined(HAVE_LZ4_COMPRESS_FAST) || \
+    defined(HAVE_LZ4_COMPRESS_DESTSIZE)
 #define UPSTREAM_GENERATION GEN_UPSTREAM
 #else
 #define UPSTREAM_GENERATION GEN_UPSTREAM_OLD

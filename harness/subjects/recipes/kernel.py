@@ -115,9 +115,9 @@ def _active_includes(text):
     return out
 
 
-def missing_headers(stage):
+def missing_headers(stage, include_dirs=()):
     """(missing file, file that includes it) for each tree file a present
-    LZ4 file includes and the tree lacks."""
+    LZ4 file includes and neither the tree nor an --include directory has."""
     out = []
     for f in CHECKED:
         try:
@@ -132,7 +132,9 @@ def missing_headers(stage):
                 rel = os.path.join("include", name)
             else:
                 continue
-            if not os.path.isfile(os.path.join(stage, rel)):
+            elsewhere = name if kind == '"' else rel[len("include/"):]
+            if not os.path.isfile(os.path.join(stage, rel)) and not any(
+                    os.path.isfile(os.path.join(d, elsewhere)) for d in include_dirs):
                 out.append((rel, f))
     return out
 
@@ -150,11 +152,11 @@ def api_of_files(stage):
     return out
 
 
-def refuse_odd_tree(spec, stage):
+def refuse_odd_tree(spec, stage, include_dirs=()):
     """BadInput naming the problem when the tree cannot make one subject: a
     header its files include is missing, or its files come from both API
     generations (3.11-4.10 and 4.11+)."""
-    gaps = missing_headers(stage)
+    gaps = missing_headers(stage, include_dirs)
     if gaps:
         raise BadInput("%s: missing %s" % (spec, "; ".join(
             "%s (included by %s)" % g for g in gaps)))
@@ -168,8 +170,9 @@ def refuse_odd_tree(spec, stage):
 
 
 def build_kernel(b, stage):
-    refuse_odd_tree(b.s.spec, stage)
-    inc = ["-I" + KSHIM, "-I" + os.path.join(stage, "include")]
+    refuse_odd_tree(b.s.spec, stage, b.s.includes)
+    # (--include directories after the tree's own, --define macros too)
+    inc = ["-I" + KSHIM, "-I" + os.path.join(stage, "include")] + b.user_flags
     flags = KERNEL_DIALECT + inc
     # G1's linux/lz4.h includes nothing and uses size_t: its users (kernel
     # .c files) always have <linux/types.h> first.

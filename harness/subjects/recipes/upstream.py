@@ -2,6 +2,7 @@
 the system liblz4 (its headers, linked with -llz4). Which entry points a
 tree has is decided by compile probes on its headers, never by version."""
 import os
+import re
 
 from harness.errors import BadInput
 from harness.paths import ADAPTERS
@@ -45,23 +46,62 @@ def _flags(incdir):
     return ["-std=gnu11", "-I" + incdir, "-Wno-deprecated-declarations"]
 
 
+# How lz4.c names its header: "lz4.h", or a path ending in it (u-boot's
+# <u-boot/lz4.h>, kept outside the copy's directory).
+LZ4_H_INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])((?:[^>"]*/)?lz4\.h)[>"]', re.M)
+
+
+def header_dir(b, lz4_c, dirs):
+    """The directory of the lz4.h that the copy's lz4.c includes, found as
+    the compiler finds it (its own directory first for a quoted name, then
+    the tree's and the --include directories); the adapter and the probes
+    include that "lz4.h"."""
+    with open(lz4_c, encoding="utf-8", errors="replace") as f:
+        m = LZ4_H_INCLUDE.search(f.read())
+    name = m.group(2) if m else "lz4.h"
+    search = ([os.path.dirname(lz4_c)] if not m or m.group(1) == '"' else []) + dirs
+    for d in search:
+        if os.path.isfile(os.path.join(d, name)):
+            return os.path.dirname(os.path.normpath(os.path.join(d, name)))
+    raise BadInput("%s: %s includes no lz4.h, and neither the copy nor an --include "
+                   "directory has one: nothing declares its entry points"
+                   % (b.s.spec, _shown(b, lz4_c)))
+
+
 def _build_upstream_like(b, incdir, sources, name):
-    flags = _flags(incdir)
-    header = '#define LZ4_HC_STATIC_LINKING_ONLY 1\n#include "lz4.h"\n'
+    flags = _flags(incdir) + b.api_flags        # (probes and adapters)
+    objs, hdirs = [], [incdir] + b.s.includes
+    if sources:
+        # The copy's own files first: a header they include that is missing
+        # is named by the compiler, and the probes below then count only
+        # the entry points these objects define (a copy may keep a whole
+        # lz4.h beside a decoder-only lz4.c).
+        objs = [b.compile(src, os.path.basename(src)[:-2], _flags(incdir) + b.user_flags +
+                          SUBJECT_WARNINGS + b.subject_ubsan() + stream.ALLOC_HOOK)
+                for src in sources]
+        b.copy_defines(objs)
+        lz4_c = [src for src in sources if os.path.basename(src) == "lz4.c"]
+        hdir = header_dir(b, lz4_c[0], hdirs) if lz4_c else incdir
+        if hdir != incdir:
+            flags, hdirs = ["-I" + hdir] + flags, [hdir] + hdirs
+
+    def has(header):
+        return any(os.path.isfile(os.path.join(d, header)) for d in hdirs)
+
+    # (<stddef.h> first: a header kept outside the copy may use size_t
+    # without including it, its users always include something before it.)
+    header = '#include <stddef.h>\n#define LZ4_HC_STATIC_LINKING_ONLY 1\n#include "lz4.h"\n'
     syms = b.probe(flags, header, UPSTREAM_PROBES)
-    if os.path.isfile(os.path.join(incdir, "lz4hc.h")):
+    if has("lz4hc.h"):
         syms += b.probe(flags, header + '#include "lz4hc.h"\n', UPSTREAM_HC_PROBES)
-    if "LZ4_decompress_safe" not in syms and "LZ4_uncompress_unknownOutputSize" not in syms:
-        raise BadInput("%s declares no LZ4 decoder in %s/lz4.h; is this an lz4 tree?"
-                       % (b.s.spec, incdir))
     frame_syms, frame_features = [], []
-    if os.path.isfile(os.path.join(incdir, "lz4frame.h")) and \
+    if has("lz4frame.h") and \
             (not sources or any(src.endswith("lz4frame.c") for src in sources)):
         # lz4frame_static.h (r126+) includes lz4frame.h and, up to v1.8.1,
         # declares the static-linking-only entry points (the CDict ones).
         # The macro is defined empty, as lz4frame_static.h (1.8.2+) defines
         # it: another value is a redefinition warning, and probes use -Werror.
-        static = os.path.isfile(os.path.join(incdir, "lz4frame_static.h"))
+        static = has("lz4frame_static.h")
         if static:
             frame_features.append("LZ4FRAME_STATIC_H")
         header = '#define LZ4F_STATIC_LINKING_ONLY\n#include "%s"\n' % (
@@ -69,13 +109,14 @@ def _build_upstream_like(b, incdir, sources, name):
         frame_syms = b.probe(flags, header, FRAME_PROBES)
         frame_features += [name for name, body in FRAME_SOURCE_PROBES.items()
                            if b.probe_source(flags, header + body)]
+    if not syms + frame_syms:
+        raise BadInput("%s: no LZ4 entry point: %s declares none%s; is this an lz4 copy?" % (
+            b.s.spec, _shown(b, os.path.join(hdirs[0], "lz4.h")),
+            " that the copy's files define" if sources else ""))
     defines = ["-DHAVE_" + s.upper() for s in syms + frame_syms] + \
         ["-DHAVE_" + f for f in frame_features]
     if "LZ4F_decompress" in frame_syms or "LZ4F_compressFrame" in frame_syms:
         defines.append("-DHAVE_LZ4FRAME")
-    objs = [b.compile(src, os.path.basename(src)[:-2],
-                      flags + SUBJECT_WARNINGS + b.subject_ubsan() + stream.ALLOC_HOOK)
-            for src in sources]
     adapter_flags = OUR_WARNINGS + flags + defines + ["-I" + ADAPTERS,
                                                       '-DSUBJECT_NAME="%s"' % name]
     objs.append(b.compile(os.path.join(ADAPTERS, "adapter_upstream.c"), "adapter",
@@ -83,18 +124,30 @@ def _build_upstream_like(b, incdir, sources, name):
     if "-DHAVE_LZ4FRAME" in defines:
         objs.append(b.compile(os.path.join(ADAPTERS, "adapter_upstream_frame.c"),
                               "adapter_frame", adapter_flags))
-    objs += stream.upstream_objects(b, flags, incdir, adapter_flags, bool(sources),
+    objs += stream.upstream_objects(b, flags, hdirs, adapter_flags, bool(sources),
                                     [] if sources else ["-llz4"])[0]
     return objs, {"kind": b.s.kind, "entry_points": syms + frame_syms,
                   "features": frame_features,
-                  "version": upstream_version(os.path.join(incdir, "lz4.h"))}
+                  "version": upstream_version(os.path.join(hdirs[0], "lz4.h"))}
+
+
+def _shown(b, path):
+    """A path of the copy or its tree as the user knows it."""
+    for top in (b.stage, b.s.path):
+        if top and path.startswith(top + os.sep):
+            return os.path.relpath(path, top)
+    return path
 
 
 def build_upstream(b, stage):
     layout = os.path.dirname(b.s.files[0])
     incdir = os.path.join(stage, layout)
+    names = {os.path.basename(f) for f in b.s.files}
+    # (xxhash.c serves lz4frame.c; without it, a folder's xxhash.c is the
+    # project's own: u-boot's lib/ holds both lz4.c and xxhash.c.)
     sources = [os.path.join(stage, f) for f in b.s.files
-               if os.path.basename(f) in UPSTREAM_SOURCES]
+               if os.path.basename(f) in UPSTREAM_SOURCES and
+               (os.path.basename(f) != "xxhash.c" or "lz4frame.c" in names)]
     objs, info = _build_upstream_like(b, incdir, sources, b.s.spec)
     return objs, [], info
 
