@@ -178,6 +178,15 @@ FZ_NO_COVERAGE int fz_out_close(fz_out *o)
  * return >= 0 is above it (lz4.h: the return is "necessarily <=
  * dstCapacity", "<= targetOutputSize"; CVE-2021-3520: upstream before
  * 1.9.4 reached memmove with a negative size). */
+/* The size ref (compatible profile) decodes c's block to within c's
+ * capacity, or -1: what decompress_safe's success stands for when the
+ * subject's API reports no size (subject.h SUBJECT_DECODE_SIZE_UNREPORTED). */
+static long long fz_size_ref_decodes(const fz_call *c)
+{
+    fz_ref w = fz_ref_whole(c->src, c->n, REF_PROFILE_COMPATIBLE);
+    return w.r.status == REF_OK && w.r.written <= c->cap ? (long long)w.r.written : -1;
+}
+
 FZ_NO_COVERAGE fz_result fz_run(const fz_call *c, int fill, size_t fill_len)
 {
     fz_result res;
@@ -202,6 +211,8 @@ FZ_NO_COVERAGE fz_result fz_run(const fz_call *c, int fill, size_t fill_len)
     switch (c->kind) {
     case FZ_SAFE:
         res.r = c->s->decompress_safe((const char *)c->src, (char *)dst, n, cap);
+        if (res.r == cap && (c->s->flags & SUBJECT_DECODE_SIZE_UNREPORTED))
+            res.r = subject_decoded_size(c->s, res.r, cap, fz_size_ref_decodes(c));
         break;
     case FZ_PARTIAL:
         res.r = c->s->decompress_safe_partial((const char *)c->src, (char *)dst, n, target,

@@ -47,6 +47,11 @@ frame_drive frame_drive_decode_fed(const struct lz4_subject *s, void *dctx,
     int idle = 0;
     size_t left = 0;   /* FRAME_FEED_REFILL: bytes of the chunk not yet taken */
     memset(&d, 0, sizeof d);
+    if (s->flags & SUBJECT_FRAME_ONE_SHOT) {
+        /* A one-shot decoder (subject.h): the whole input, all the room. */
+        in_chunk = n;
+        out_chunk = out_cap;
+    }
     if (!in_chunk || in_chunk > n)
         in_chunk = n;
     if (!out_chunk)

@@ -130,6 +130,11 @@ static int chk_vector(const void *arg, char *msg, unsigned cap)
     guard_label(&dict, "dictionary");
     r0 = call(j, &in, &dict, &o0);
     r1 = call(j, &in, &dict, &o1);
+    if (j->ep == EP_SAFE) {     /* a project API that reports no size (subject.h) */
+        long long size = e->prof[1].valid ? (long long)e->prof[1].output_size : -1;
+        r0 = subject_decoded_size(S, r0, (int)v->capacity, size);
+        r1 = subject_decoded_size(S, r1, (int)v->capacity, size);
+    }
 
     describe(want, sizeof want, e);
     if (r0 != r1 || (r0 > 0 && (size_t)r0 <= v->capacity &&

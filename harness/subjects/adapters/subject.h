@@ -225,7 +225,39 @@ struct lz4_subject {
     long long (*frame_mem_compress_update)(void *cctx, unsigned char *dst, size_t dst_capacity,
                                            const unsigned char *src, size_t src_size);
     long long (*frame_mem_compress_end)(void *cctx, unsigned char *dst, size_t dst_capacity);
+
+    /* Conventions of a project's own API that the slots above cannot
+     * change (project:DIR subjects, adapters/project_adapter.h): SUBJECT_*
+     * bits below; 0 for every LZ4 API. */
+    unsigned flags;
 };
+
+enum subject_flag {
+    /* decompress_safe tells success or failure only, as the project's call
+     * does (a file system knows the size of what it stored): it returns
+     * dst_capacity on success. A runner that knows how many bytes ref
+     * decodes compares those (subject_decoded_size); bytes written past
+     * them, within the capacity, are out of sight. */
+    SUBJECT_DECODE_SIZE_UNREPORTED = 1u << 0,
+    /* The frame decoder is one-shot (a boot loader's "decode this frame"):
+     * every frame_decompress call gets the whole input and all the output
+     * room, never pieces (harness/runners/common/frame_driver.c); the
+     * streaming checks then decode whole. */
+    SUBJECT_FRAME_ONE_SHOT = 1u << 1,
+};
+
+/* The size a decompress_safe result r (capacity cap) stands for: r itself,
+ * or for a SUBJECT_DECODE_SIZE_UNREPORTED subject that returned cap, the
+ * size ref decodes (expected, < 0: ref rejects the call or it is unknown,
+ * then r stays cap and is judged as it is). */
+static inline int subject_decoded_size(const struct lz4_subject *s, int r, int cap,
+                                       long long expected)
+{
+    if ((s->flags & SUBJECT_DECODE_SIZE_UNREPORTED) && r == cap && expected >= 0 &&
+        expected <= cap)
+        return (int)expected;
+    return r;
+}
 
 /* The subject linked into this program (and the second one, if any). */
 const struct lz4_subject *lz4gate_subject(void);
