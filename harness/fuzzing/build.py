@@ -30,7 +30,10 @@ INCLUDES = ["-I" + FUZZ, "-I" + REF, "-I" + ADAPTERS, "-I" + COMMON_C]
 
 
 def tag_of(spec):
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", spec).strip("_") or "subject"
+    tag = re.sub(r"[^A-Za-z0-9_.-]+", "_", spec).strip("_") or "subject"
+    # A project spec names a tree and an adapter by absolute path: keep a
+    # directory name (two for the pair target) well under 255 bytes.
+    return tag if len(tag) <= 80 else "%s-%s" % (tag[:60], toolchain.sha(spec)[:12])
 
 
 def check_target(args):

@@ -8,7 +8,7 @@ from harness.fuzzing import campaign, corpus, replay, triage
 from harness.fuzzing.build import AFL_DRIVER, ENGINES, build
 from harness.fuzzing.help import HELP
 from harness.fuzzing.targets import PAIR_TARGET, TARGETS
-from harness.subjects import options
+from harness.subjects import options, project
 
 
 class Parser(argparse.ArgumentParser):
@@ -55,6 +55,7 @@ def main(argv):
     ap.add_argument("--dry-run", action="store_true")
     ap.add_argument("--targets", action="store_true")
     ap.add_argument("-q", "--quiet", action="store_true")
+    project.add_arguments(ap)      # for project:DIR subjects (README: Project APIs)
     try:
         args = ap.parse_intermixed_args(argv)
         return dispatch(args)
@@ -64,6 +65,10 @@ def main(argv):
 
 
 def dispatch(args):
+    specs = [args.subject, args.subject_b, args.base, args.candidate]
+    project.check_used(args, specs)
+    args.subject, args.subject_b, args.base, args.candidate = \
+        project.apply_arguments(args, specs)
     if args.command == "list":
         if args.targets:
             print("\n".join(TARGETS))

@@ -8,6 +8,7 @@ from harness import toolchain
 from harness.errors import BadInput
 from harness.fuzzing.targets import TARGETS
 from harness.subjects import options as subject_options
+from harness.subjects import project
 from harness.subjects.spec import Subject
 from harness.paths import BUILD
 
@@ -101,6 +102,7 @@ def parser():
                     help="patch applied to a copy of the candidate tree (repeatable; a "
                          "mailbox of several patches applies in order)")
     subject_options.add_arguments(ap, subject_options.GATE_SIDES)
+    project.add_arguments(ap, ("", "base", "candidate"))   # project:DIR sides
     ap.add_argument("--fuzz-time", type=int, default=60, metavar="S",
                     help="seconds of fuzzing in all (0: no fuzzing; default 60)")
     ap.add_argument("--fuzz-seed", type=int, default=None, metavar="N",
@@ -170,6 +172,9 @@ def parse(argv):
     for p in a.patch:
         if not os.path.isfile(p):
             raise BadInput("patch file %s does not exist" % p)
+    project.check_used(a, [a.base, a.candidate])
+    a.base, = project.apply_arguments(a, [a.base], "base")
+    a.candidate, = project.apply_arguments(a, [a.candidate], "candidate")
     # Each side's --include/--define: both sides' first, then its own.
     a.base_opts = subject_options.side(a, "", "base_")
     a.candidate_opts = subject_options.side(a, "", "candidate_")

@@ -77,6 +77,8 @@ class Builder:
         ours += _files_under(os.path.join(HARNESS, "subjects"), (".py",)) + RECIPE_MODULES
         ours += [os.path.join(REF, f) for f in os.listdir(REF)]
         theirs = [os.path.join(stage, f) for f in self.s.files] if stage else []
+        if self.s.adapter:      # project:DIR: the user's adapter (its headers: self.reads)
+            theirs.append(self.s.adapter)
         return sha(toolchain.compiler_id(self.cc), self.flags, self.user_flags,
                    file_digest(ours + theirs))
 
@@ -196,6 +198,10 @@ def identity(subject, stage, version):
                 h.update(hashlib.sha256(fh.read()).digest())
         for o in subject.options_key():         # --define, --include
             h.update(o.encode() + b"\0")
+        if subject.adapter:     # a project copy is what its adapter makes of it
+            with open(subject.adapter, "rb") as fh:
+                h.update(b"adapter\0" + hashlib.sha256(fh.read()).digest())
+            h.update(("sources\0" + ",".join(subject.sources)).encode())
         return "%s@%s" % (subject.kind, h.hexdigest()[:16])
     if subject.kind == "system":
         return "system@%s" % version

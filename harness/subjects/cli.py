@@ -4,7 +4,7 @@ import os
 import sys
 
 from harness.errors import EXIT_BAD_INPUT, BadInput
-from harness.subjects import options
+from harness.subjects import options, project
 from harness.subjects.build import build
 from harness.subjects.spec import DEFAULT_TREES
 from harness.toolchain import CONFIGS
@@ -16,6 +16,7 @@ NAME
 SYNOPSIS
     python3 -m harness subjects build SPEC [--patch FILE]... [--include DIR]...
                                       [--define NAME[=VALUE]]... [--config CONFIG]...
+                                      [--adapter FILE.c [--sources A.c,B.c]]
     python3 -m harness subjects info SPEC [same options]
     python3 -m harness subjects list
 
@@ -28,6 +29,7 @@ DESCRIPTION
 SPEC
     ref | system | upstream | kernel | kernel-6.12 | upstream:DIR | kernel:DIR |
     auto:DIR
+    | project:DIR (with --adapter: an LZ4 copy behind its project's own API)
     (upstream, kernel and kernel-6.12 alone mean the trees fetched by
     `python3 -m harness fetch` under build/subjects/).
     DIR is the top of an lz4 tree (lib/lz4.c or lz4.c, with lz4.h beside
@@ -61,6 +63,13 @@ OPTIONS
                     one); repeatable. --include and --define are part of the
                     subject: its identity and every cache key.
     --config NAME   %s
+    --adapter FILE.c  the adapter of a project:DIR subject: C that fills
+                    subject.h's table from the project's functions (README
+                    "Project APIs"; helpers in
+                    harness/subjects/adapters/project_adapter.h)
+    --sources A.c,B.c the .c files of DIR to compile (default: the .c files at
+                    DIR's top but tests, benchmarks, fuzzers, examples and
+                    programs)
     -q, --quiet     no progress lines
 
 EXIT STATUS
@@ -82,6 +91,7 @@ def main(argv):
     ap.add_argument("--config", action="append", default=[])
     options.add_arguments(ap)
     ap.add_argument("-q", "--quiet", action="store_true")
+    project.add_arguments(ap)
     try:
         args = ap.parse_intermixed_args(argv)
     except SystemExit:
@@ -96,6 +106,8 @@ def main(argv):
         print("harness subjects: %s needs a SPEC; see --help" % args.command, file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
+        project.check_used(args, [args.spec])
+        args.spec = project.apply_arguments(args, [args.spec])[0]
         for config in args.config or ["asan64"]:
             out = build(args.spec, config, args.patch, args.quiet, **options.side(args))
             if args.command == "build":

@@ -2,6 +2,7 @@
 and an identity derived from their content.
 
   ref | system | upstream[:DIR] | kernel[:DIR] | auto:DIR
+  project:DIR,adapter=FILE.c[,sources=A.c,...]   (a copy behind its project's API)
   ref-mutant:CHECK | broken:MODE | fixture:NAME   (for testing lz4gate itself)
 
 DIR may be a project's top rather than the LZ4 folder itself: when it is
@@ -16,7 +17,7 @@ import sys
 
 from harness.errors import BadInput
 from harness.paths import ADAPTERS, BUILD
-from harness.subjects import fixtures, refcodec
+from harness.subjects import fixtures, project, refcodec
 from harness.subjects.find.copies import kind_label, scan
 from harness.subjects.versions import kernel_version
 from harness.toolchain import sha
@@ -48,8 +49,8 @@ def _broken_modes():
 
 BROKEN_MODES = _broken_modes()
 TREE_KINDS = ("upstream", "kernel")
-USAGE = ("use ref, system, upstream[:DIR], kernel[:DIR], auto:DIR, kernel-6.12 (or, for "
-         "testing lz4gate, ref-mutant:CHECK, broken:MODE, fixture:NAME)")
+USAGE = ("use ref, system, upstream[:DIR], kernel[:DIR], auto:DIR, kernel-6.12, project:DIR "
+         "with --adapter FILE.c (or, for testing lz4gate, ref-mutant:CHECK, broken:MODE, fixture:NAME)")
 LOOKED_FOR = {"upstream": "lib/lz4.c and lz4.c with lz4.h beside them",
               "kernel": "include/linux/lz4.h and lib/lz4/*.c"}
 _SCANS = {}          # a tree's copies, scanned once per process
@@ -116,6 +117,10 @@ def resolve_root(spec, kind, path):
     hint = ("; a copy in pieces builds named by its folder, upstream:%s, with --include DIR "
             "for a header kept elsewhere" % os.path.join(path, pieces[0]["path"])) \
         if pieces else ""
+    apis = [c for c in copies if c["kind"] == "project API"]
+    if apis and not hint:
+        hint = ("; a copy behind its project's own API builds as project:%s with --adapter "
+                "FILE.c (README: Project APIs)" % os.path.join(path, apis[0]["path"]))
     raise BadInput("no LZ4 sources in %s (looked for %s there and for an LZ4 copy anywhere "
                    "below it%s); pass the top of an lz4 release tree or of a project that "
                    "holds one%s" % (path, looked, others, hint))
@@ -139,8 +144,11 @@ class Subject:
         self.patches = [os.path.abspath(p) for p in patches]
         self.includes, self.defines = list(includes), list(defines)
         self.variant = ""
+        self.adapter, self.chosen_sources, self.sources = "", None, []
         kind, _, path = spec.partition(":")
-        if spec in ("ref", "system"):
+        if kind == "project":
+            path = project.setup(self, path)   # harness/subjects/project.py
+        elif spec in ("ref", "system"):
             kind, path = spec, ""
         elif kind in ("ref-mutant", "broken"):
             # Test subjects: the reference with one named check compiled out
@@ -165,26 +173,30 @@ class Subject:
         path = os.path.abspath(path) if path else ""
         if path and not os.path.isdir(path):
             raise BadInput("subject directory %s does not exist; pass the top of an "
-                           "lz4 or Linux source tree" % path)
+                           "lz4 or Linux source tree%s" % (path, " (or the folder of an LZ4 "
+                                                           "copy)" * (kind == "project")))
         if kind in TREE_KINDS + ("auto",) and spec not in DEFAULT_TREES:
             kind, path = resolve_root(spec, kind, path)
         self.kind = kind
         self.path = path
-        if self.patches and kind not in TREE_KINDS:
+        if self.patches and not self.is_tree:
             raise BadInput("patches apply to a source tree; %s has none" % spec)
         for p in self.patches:
             if not os.path.isfile(p):
                 raise BadInput("patch file %s does not exist" % p)
         self._check_options()
         self.files = self.locate()
+        if kind == "project":
+            self.sources = project.sources(self)
         self.id = "%s-%s" % (kind, self.content_digest())
 
     def content_digest(self):
         """What the subject is built from, wherever it lies: the variant,
         the patches' text, the LZ4 files (relative name and content) and,
         for a kernel, the version its top Makefile gives (recorded in the
-        build), and --define / --include (options_key). Never a path: the same copy under another project root or
-        checkout shares its build (an --include directory outside the
+        build), --define / --include (options_key) and, for a project copy, its
+        adapter's content and sources. Never a path: the same copy under
+        another project root or checkout shares its build (an --include directory outside the
         tree is named by its absolute path)."""
         parts = [self.variant]
         for p in self.patches + [os.path.join(self.path, f) for f in self.files]:
@@ -193,6 +205,8 @@ class Subject:
         parts += self.files
         if self.kind == "kernel":
             parts.append(kernel_version(self.path))
+        if self.kind == "project":       # what the adapter makes of the copy
+            parts += project.identity_parts(self)
         return sha(*(parts + self.options_key()))
 
     def _check_options(self):
@@ -222,12 +236,14 @@ class Subject:
 
     @property
     def is_tree(self):
-        return self.kind in TREE_KINDS
+        return self.kind in TREE_KINDS or self.kind == "project"
 
     def locate(self):
         """Relative paths of the LZ4 files this subject is built from."""
         if not self.is_tree:
             return []
+        if self.kind == "project":
+            return project.files(self)
         if self.kind == "upstream":
             # A layout with lz4.c and lz4.h; else the folder holding lz4.c
             # alone (a copy keeping its header elsewhere: --include).

@@ -6,13 +6,14 @@ import sys
 from harness.errors import EXIT_BAD_INPUT, BadInput
 from harness.runners.contracts.run import DEFAULT_CONFIGS, configs_for, run_contracts
 from harness import toolchain
-from harness.subjects import options
+from harness.subjects import options, project
 from harness.report.groups import explain
 from harness.report.known import star_match
 
 USAGE = """\
   python3 -m harness contracts [--config C]... [--patch F]... [--include DIR]...
-                               [--define NAME[=VALUE]]... [--check ID]... [--json FILE] SPEC...
+                               [--define NAME[=VALUE]]... [--check ID]... [--json FILE]
+                               [--adapter FILE.c [--sources A.c,B.c]] SPEC...
 
 For each SPEC and CONFIG (default: asan64 asan32 O0 O2), builds the subject,
 links the contract runner against it, runs every check in a child process,
@@ -22,6 +23,10 @@ matrix: one row per check, one column per subject/config.
 --include DIR and --define NAME[=VALUE] (repeatable) apply to every SPEC: a
 header the copy keeps elsewhere, a configuration macro (part of the subject).
 An entry point the copy does not have is n/a, never a failure.
+
+--adapter FILE.c: the adapter of project:DIR SPECs (a copy behind its
+project's own API; README "Project APIs"), --sources the .c files of DIR
+to compile.
 
 --check ID (repeatable; '*' is a wildcard) shows only those checks, and the
 exit status is theirs: the gate's reproducer for one failing check.
@@ -62,9 +67,12 @@ def main(argv):
                     help="only these checks (a '*' pattern; repeatable)")
     ap.add_argument("--json", metavar="FILE", help="write all records to FILE (JSON lines)")
     ap.add_argument("-q", "--quiet", action="store_true")
+    project.add_arguments(ap)
     args = ap.parse_args(argv)
     all_records = []
     try:
+        project.check_used(args, args.specs)
+        args.specs = project.apply_arguments(args, args.specs)
         for c in args.config:
             toolchain.config(c)
         for spec in args.specs:

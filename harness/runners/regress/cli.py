@@ -7,7 +7,7 @@ import tempfile
 
 from harness.report.groups import explain
 from harness import toolchain
-from harness.subjects import options
+from harness.subjects import options, project
 from harness.errors import EXIT_BAD_INPUT, BadInput
 from harness.runners.regress.cases import load_cases
 from harness.runners.regress.mutants import run_mutants
@@ -16,7 +16,8 @@ from harness.runners.regress.run import run_subject, summarize
 
 USAGE = """\
   python3 -m harness regress [--config C]... [--patch F]... [--include DIR]...
-                             [--define NAME[=VALUE]]... [--case ID]... [--json FILE] SPEC...
+                             [--define NAME[=VALUE]]... [--case ID]... [--json FILE]
+                             [--adapter FILE.c [--sources A.c,B.c]] SPEC...
   python3 -m harness regress --mutants [--case ID]...
   python3 -m harness regress --check        validate every case file, run nothing
   python3 -m harness regress --write-results [--case ID]... [SPEC...]
@@ -104,8 +105,11 @@ def main(argv):
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--write-results", action="store_true")
     ap.add_argument("-q", "--quiet", action="store_true")
+    project.add_arguments(ap)
     args = ap.parse_args(argv)
     try:
+        project.check_used(args, args.specs)
+        args.specs = project.apply_arguments(args, args.specs)
         for c in args.config:
             if c not in toolchain.CONFIGS:
                 raise BadInput("unknown configuration '%s'; use one of: %s"

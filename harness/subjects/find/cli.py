@@ -43,7 +43,8 @@ COLUMNS
               decoder-only (decoders, no compressor at all);
               compressor-only; project API (no public LZ4 entry point
               for both directions: the project's own names, shown, such as
-              lz4_compress_zfs).
+              lz4_compress_zfs; it is tested as project:DIR/PATH through
+              an adapter you write, README "Project APIs").
     version   from lz4.h's LZ4_VERSION_MAJOR/MINOR/RELEASE (the header
               beside lz4.c, or the one its sources include); a kernel's from
               its top Makefile; otherwise the release whose lz4.c has the
