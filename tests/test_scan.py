@@ -238,7 +238,8 @@ def test_a_project_api_copy(tmp_path):
     assert (c["kind"], c["public"], c["files"]) == \
         ("project API", ["LZ4_uncompress_unknownOutputSize"], ["lz4.c", "lz4_zfs.c"])
     expect_bad_input(harness("subjects", "info", "auto:" + root), "no LZ4 sources",
-                     "found only module/zfs (project API")
+                     "found only module/zfs (project API",
+                     "project:%s with --adapter" % os.path.join(root, "module/zfs"))
 
 
 @pytest.mark.check
