@@ -11,6 +11,7 @@ SYNOPSIS
     python3 -m harness fuzz run    --target T|all [--subject SPEC] [--subject-b SPEC]
                            [--base SPEC --candidate SPEC] [--patch FILE]...
                            [--include DIR]... [--define NAME[=VALUE]]... (and -b: --subject-b's)
+                           [--adapter FILE.c [--sources A.c,B.c]]
                            [--engine libfuzzer|afl] [--time SECONDS] [--jobs N] [--seed N]
                            [--fresh] [--stop-at-first] [--runs N] [--known-findings FILE]
                            [--ignore ID]... [--skip ENTRY]...
@@ -158,7 +159,7 @@ DESCRIPTION
 OPTIONS
     --target T       one of: {targets}
     --subject SPEC   ref | system | upstream | kernel | upstream:DIR | kernel:DIR |
-                     auto:DIR | ref-mutant:CHECK | broken:MODE
+                     auto:DIR | project:DIR | ref-mutant:CHECK | broken:MODE
                      (`python3 -m harness subjects --help`)
     --subject-b SPEC the candidate, for base_vs_candidate only (default: the
                      same as --subject)
@@ -170,6 +171,10 @@ OPTIONS
                      (repeatable; part of the subject: identity, cache keys)
     --include-b DIR, --define-b NAME[=VALUE]
                      the same for --subject-b
+    --adapter FILE.c, --sources A.c,B.c
+                     the adapter (and the .c files of DIR to compile) of
+                     every project:DIR SPEC given (README "Project APIs"); or
+                     name them in the SPEC, project:DIR,adapter=FILE.c
     --engine E       libfuzzer (default), afl or replay
     --bits 32|64     word size (default 64; system has no 32-bit build)
     --config C       subject configuration for the replay engine
