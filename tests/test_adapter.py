@@ -147,6 +147,24 @@ def test_the_adapter_is_part_of_the_identity(tmp_path):
     assert subject_identity(ap.spec(d, "fs")).startswith("project@")
 
 
+@pytest.mark.check
+def test_gate_sides_take_their_own_adapter_or_the_shared_one():
+    from harness.gate import options as gate_options
+    fs, boot = tree("fs-good", "fs"), tree("boot-good", "boot")
+    a = gate_options.parse(["--base", "project:" + fs, "--candidate", "project:" + boot,
+                            "--base-adapter", ap.ADAPTER["fs"],
+                            "--candidate-adapter", ap.ADAPTER["boot"]])
+    assert (a.base, a.candidate) == (ap.spec(fs, "fs"), ap.spec(boot, "boot"))
+    # --adapter is both sides', a side's own option wins for that side
+    a = gate_options.parse(["--base", "project:" + fs, "--candidate", "project:" + boot,
+                            "--adapter", ap.ADAPTER["fs"],
+                            "--candidate-adapter", ap.ADAPTER["boot"]])
+    assert (a.base, a.candidate) == (ap.spec(fs, "fs"), ap.spec(boot, "boot"))
+    a = gate_options.parse(["--base", "project:" + fs, "--candidate", "project:" + fs,
+                            "--adapter", ap.ADAPTER["fs"]])
+    assert a.base == a.candidate == ap.spec(fs, "fs")
+
+
 # ---- isolation: two copies behind one adapter link ------------------------
 
 @pytest.mark.check
