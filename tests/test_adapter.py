@@ -232,6 +232,19 @@ def test_each_flag_is_needed(api, old, new, expect, tmp_path):
     assert proc.returncode == 1 and "FAIL" in proc.stdout, proc.stdout + proc.stderr
 
 
+def test_regress_through_the_example_adapter():
+    # The regression cases on a copy that reports no size: the good copy
+    # passes every case it can run, the planted bug fails one.
+    def regress(name, **kw):
+        return harness("regress", "--config", "asan64", "project:" + tree(name, "fs", **kw),
+                       "--adapter", ap.ADAPTER["fs"])
+    good = regress("fs-good")
+    assert good.returncode == 0 and " pass " in good.stdout, good.stdout + good.stderr
+    bad = regress("fs-offset", mutant="OFFSET_IN_HISTORY")
+    assert bad.returncode == 1 and "FAIL KLZ4-FAST on project:" in bad.stdout + bad.stderr, \
+        bad.stdout + bad.stderr
+
+
 def test_fuzz_replay_judges_through_the_adapter():
     # decode_differential's oracle on a copy that reports no size: the seeds
     # pass on the good copy and catch the planted bug.
