@@ -138,6 +138,33 @@ def test_adapter_that_does_not_compile_is_bad_input(tmp_path):
 
 
 @pytest.mark.check
+def test_include_and_define_reach_the_copy_and_the_adapter(tmp_path):
+    # A header kept outside the copy (--include) and a macro (--define), as
+    # for every tree subject: both the copy and the adapter see them (neither
+    # compiles without them).
+    (tmp_path / "copy").mkdir()
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "toy_types.h").write_text("typedef int toy_int;\n")
+    (tmp_path / "copy" / "toy.c").write_text(
+        '#include "toy_types.h"\n'
+        "toy_int toy_decode(const char *s, char *d, toy_int n, toy_int cap);\n"
+        "toy_int toy_decode(const char *s, char *d, toy_int n, toy_int cap)\n"
+        "{ (void)s; (void)d; (void)n; (void)cap; return TOY_RESULT; }\n")
+    adapter = tmp_path / "toy_adapter.c"
+    adapter.write_text('#include "project_adapter.h"\n#include "toy_types.h"\n'
+                       "toy_int toy_decode(const char *s, char *d, toy_int n, toy_int cap);\n"
+                       "static int safe(const char *s, char *d, int n, int cap)\n"
+                       "{ return toy_decode(s, d, n, cap); }\n"
+                       "PROJECT_SUBJECT(.decompress_safe = safe)\n")
+    args = ["subjects", "info", "-q", "project:%s" % (tmp_path / "copy"), "--adapter",
+            str(adapter)]
+    expect_bad_input(harness(*args), "toy_types.h")
+    proc = harness(*args, "--include", str(tmp_path / "inc"), "--define", "TOY_RESULT=-1")
+    assert proc.returncode == 0, proc.stderr
+    assert '"kind": "project"' in proc.stdout and '"TOY_RESULT=-1"' in proc.stdout
+
+
+@pytest.mark.check
 def test_the_adapter_is_part_of_the_identity(tmp_path):
     d = tree("fs-good", "fs")
     other = adapter_variant(tmp_path, "fs", "enum { PREFIX = 4 };", "enum { PREFIX = 4, X };")
