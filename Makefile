@@ -2,6 +2,8 @@
 #
 #   make gate      gate a vendoring update: BASE=SPEC CANDIDATE=SPEC PATCHES=...
 #                  FUZZ_TIME=60 JOBS=2 STRICT=1 (default: kernel 6.1 -> upstream 1.9.4)
+#   make gate-pr   gate a project's change of its vendored copy: REPO=checkout
+#                  BASE_REF=origin/main (merge base vs head; scan finds the copy)
 #   make gate-stability  the gate RUNS=10 times with other fuzz seeds: verdicts per run
 #   make test      set up (apt-get as root), then every test of the suite (<= 12 min)
 #   make check     the inner loop: a fast subset of `make test` (<= 3 min)
@@ -37,12 +39,12 @@ TEST_WORKERS ?= $(JOBS)
 WARN := -std=c11 -Wall -Wextra -Werror
 
 .PHONY: all help deps subjects test check ref-tests mutants bench contracts regress \
-	releases kernels scan vectors lz4ref fuzz fuzz-bench corpus-min triage gate gate-stability clean
+	releases kernels scan vectors lz4ref fuzz fuzz-bench corpus-min triage gate gate-pr gate-stability clean
 
 all: ref-tests
 
 help:
-	@sed -n '1,27p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,29p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@bash ci/deps.sh
@@ -155,6 +157,14 @@ gate: subjects
 		$(foreach p,$(PATCHES),--patch $(p)) $(ADAPTER_ARGS) \
 		$(if $(BASE_ADAPTER),--base-adapter $(BASE_ADAPTER)) \
 		$(if $(CANDIDATE_ADAPTER),--candidate-adapter $(CANDIDATE_ADAPTER))
+
+# The change of a project that vendors LZ4, merge base vs head: scan finds
+# the copy it touches on both sides (python3 -m harness pr --help).
+gate-pr: subjects
+	$(if $(REPO),,$(error usage: make gate-pr REPO=project-checkout [BASE_REF=origin/main] [FUZZ_TIME=60] [GATE_ARGS="..."]))
+	$(HARNESS) pr $(REPO) $(if $(BASE_REF),--base-ref $(BASE_REF)) --fuzz-time $(FUZZ_TIME) \
+		--jobs $(JOBS) $(if $(GATE_CONFIGS),--configs $(GATE_CONFIGS)) $(if $(STRICT),--strict) \
+		$(ADAPTER_ARGS) $(GATE_ARGS)
 
 # The gate RUNS times on the same inputs with other fuzz seeds: a table of
 # verdicts and findings per run (python3 -m harness gate-stability --help).

@@ -2,9 +2,17 @@
 # CI entry point for gating a vendoring update; called by the GitHub Actions
 # workflow (ci/github/lz4gate.yml) and the GitLab job (ci/gitlab/lz4gate.yml).
 #
-# Environment (set by the CI template):
+# Two ways to name the sides (set by the CI template):
+#   LZ4GATE_REPO        a checkout of the project, with its history: the
+#                       change's LZ4 copy is found by scan on the merge base
+#                       and the head (python3 -m harness pr --help); a change
+#                       that touches no copy exits 0 before anything is set up
+#   LZ4GATE_BASE_REF    the branch the change goes into (default: GitHub's
+#                       origin/$GITHUB_BASE_REF, GitLab's merge-request base)
+# or
 #   LZ4GATE_BASE        SPEC of the base, e.g. kernel:/path/to/base/checkout
 #   LZ4GATE_CANDIDATE   SPEC of the candidate, e.g. kernel:/path/to/pr/checkout
+# and
 #   LZ4GATE_FUZZ_TIME   seconds of differential fuzzing (default 300)
 #   LZ4GATE_STRICT      1: known findings fail the gate too
 #   LZ4GATE_CONFIGS     build configurations, e.g. asan64,O2 (default: the gate's)
@@ -17,22 +25,30 @@
 # Exit status is the gate's: 0 pass, 1 fail, 2 could not run.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-for v in LZ4GATE_BASE LZ4GATE_CANDIDATE; do
-    if [ -z "${!v:-}" ]; then
-        echo "ci_gate.sh: set $v to a SPEC (e.g. kernel:/path/to/checkout)" >&2
-        exit 2
-    fi
-done
+if [ -n "${LZ4GATE_REPO:-}" ]; then
+    repo=$(cd "$LZ4GATE_REPO" && pwd) || exit 2
+    sides=(/usr/bin/python3 -m harness pr "$repo")
+    [ -n "${LZ4GATE_BASE_REF:-}" ] && sides+=(--base-ref "$LZ4GATE_BASE_REF")
+    # Which copy changed, if any: git and python only, before the set-up.
+    plan=$(cd "$top" && "${sides[@]}" --dry-run) || exit 2
+    [ -z "$plan" ] && exit 0
+elif [ -n "${LZ4GATE_BASE:-}" ] && [ -n "${LZ4GATE_CANDIDATE:-}" ]; then
+    sides=(/usr/bin/python3 "$top/ci/gate.py" --base "$LZ4GATE_BASE"
+           --candidate "$LZ4GATE_CANDIDATE")
+else
+    echo "ci_gate.sh: set LZ4GATE_REPO to the project's checkout (the changed copy is found" \
+         "by scan), or LZ4GATE_BASE and LZ4GATE_CANDIDATE to SPECs (kernel:/path/to/checkout)" >&2
+    exit 2
+fi
 out=${LZ4GATE_OUT:-$top/build/gate}
 
 make -C "$top" -s deps subjects || exit 2
-args=(--base "$LZ4GATE_BASE" --candidate "$LZ4GATE_CANDIDATE"
-      --fuzz-time "${LZ4GATE_FUZZ_TIME:-300}" --out "$out")
+args=(--fuzz-time "${LZ4GATE_FUZZ_TIME:-300}" --out "$out")
 [ "${LZ4GATE_STRICT:-0}" = 1 ] && args+=(--strict)
 [ -n "${LZ4GATE_CONFIGS:-}" ] && args+=(--configs "$LZ4GATE_CONFIGS")
 # shellcheck disable=SC2206  # split on purpose: several options
 [ -n "${LZ4GATE_EXTRA_ARGS:-}" ] && args+=(${LZ4GATE_EXTRA_ARGS})
-/usr/bin/python3 "$top/ci/gate.py" "${args[@]}" >/dev/null
+(cd "$top" && "${sides[@]}" "${args[@]}" >/dev/null)
 status=$?
 
 if [ -f "$out/report.md" ]; then

@@ -17,6 +17,8 @@ COMMANDS = {
     "kernels": ("harness.runners.kernels.cli", "cases and contracts on real Linux kernel trees"),
     "regressions-md": ("harness.report.regressions.cli", "generate and check REGRESSIONS.md"),
     "gate": ("harness.gate.cli", "may CANDIDATE replace BASE? (also ci/gate.py)"),
+    "pr": ("harness.gate.pr", "gate the LZ4 copy a change of a project touches (merge base "
+           "vs head)"),
     "acceptance": ("harness.gate.acceptance", "the gate on the acceptance set of real vendoring "
                    "updates (regress/results/acceptance.json)"),
     "gate-stability": ("harness.gate.stability", "the gate N times with other fuzz seeds: "

@@ -2,7 +2,7 @@
 vendoring updates of public projects (regress/results/acceptance.json,
 docs/acceptance.md), and whether each gets the verdict its row argues for.
 
-  python3 -m harness acceptance [--trees DIR] [--rows ID,...] [--fuzz-time S]
+  python3 -m harness acceptance [--trees DIR] [--repos DIR] [--rows ID,...] [--fuzz-time S]
                                 [--configs C,...] [--jobs N] [--write]
   python3 -m harness acceptance --check
 
@@ -90,16 +90,35 @@ def missing_groups(row, now):
     return out
 
 
+def repository(row, repos):
+    """The row's project as a clone under repos (OWNER+NAME/repo, as `fetch`
+    leaves it, OWNER+NAME or NAME), or None; rows whose copy is a git
+    submodule (lz4-java) need exported trees."""
+    if not repos or "submodule" in row.get("path", ""):
+        return None
+    owner_name = row["repo"].replace("/", "+")
+    for rel in (os.path.join(owner_name, "repo"), owner_name, row["repo"].split("/")[-1]):
+        if os.path.isdir(os.path.join(repos, rel)):
+            return os.path.join(repos, rel)
+    return None
+
+
 def run_row(row, trees, opts):
     side = os.path.join(trees, row["id"])
+    os.makedirs(side, exist_ok=True)
     out = os.path.join(side, "gate-now")
-    cmd = [sys.executable, GATE, "--base", "%s:%s/base" % (row["spec_kind"], side),
-           "--candidate", "%s:%s/candidate" % (row["spec_kind"], side), "--fuzz-time",
-           str(opts.fuzz_time), "--no-coverage", "--jobs", str(opts.jobs), "--out", out]
-    cmd += ["--configs", opts.configs] if opts.configs else []
+    repo = repository(row, opts.repos)
+    if repo:    # the project's own history: `harness pr` finds the copy (issue 24)
+        cmd = [sys.executable, "-m", "harness", "pr", repo, "--head", row["candidate_commit"],
+               "--base-ref", row["base_commit"]]
+    else:
+        cmd = [sys.executable, GATE, "--base", "%s:%s/base" % (row["spec_kind"], side),
+               "--candidate", "%s:%s/candidate" % (row["spec_kind"], side)]
+    cmd += ["--fuzz-time", str(opts.fuzz_time), "--no-coverage", "--jobs", str(opts.jobs),
+            "--out", out] + (["--configs", opts.configs] if opts.configs else [])
     with open(os.path.join(side, "gate-now.log"), "w") as log:
         rc = subprocess.run(cmd, cwd=TOP, stdout=log, stderr=subprocess.STDOUT).returncode
-    return result_of(out, rc), cmd[2:]
+    return result_of(out, rc), cmd[cmd.index("pr") if repo else 2:]
 
 
 def table(rows):
@@ -157,6 +176,10 @@ def parse(argv):
     ap = argparse.ArgumentParser(prog="python3 -m harness acceptance", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--trees", default=os.path.join(BUILD, "acceptance"), metavar="DIR")
+    ap.add_argument("--repos", default=None, metavar="DIR",
+                    help="clones of the rows' projects (OWNER+NAME/repo, OWNER+NAME or NAME "
+                         "under DIR): each such row is gated from its repository, merge base "
+                         "vs the candidate commit, by `harness pr` (no exported trees)")
     ap.add_argument("--rows", default=None, metavar="ID,...", help="only these rows")
     ap.add_argument("--fuzz-time", type=int, default=0, metavar="S",
                     help="the gate's --fuzz-time (default 0)")
@@ -172,6 +195,7 @@ def main(argv):
     try:
         opts = parse(argv)
         opts.trees = os.path.abspath(opts.trees)
+        opts.repos = opts.repos and os.path.abspath(opts.repos)
         rows = load()
         if opts.check:
             problems = check(rows)
@@ -182,10 +206,11 @@ def main(argv):
             return EXIT_FAIL if problems else EXIT_OK
         wanted = set(opts.rows.split(",")) if opts.rows else None
         todo = [r for r in rows if (wanted is None or r["id"] in wanted) and
-                os.path.isdir(os.path.join(opts.trees, r["id"], "candidate"))]
+                (os.path.isdir(os.path.join(opts.trees, r["id"], "candidate")) or
+                 repository(r, opts.repos))]
         if not todo:
-            raise BadInput("no exported trees under %s (docs/acceptance.md: re-running the "
-                           "set)" % opts.trees)
+            raise BadInput("no exported trees under %s and no --repos clone for the rows "
+                           "(docs/acceptance.md: re-running the set)" % opts.trees)
     except BadInput as e:
         print("acceptance: cannot run: %s" % e, file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -195,8 +220,9 @@ def main(argv):
               flush=True)
         now, args = run_row(row, opts.trees, opts)
         now["missing_groups"] = missing_groups(row, now)
-        now.update(lz4gate=commit, gate_args=" ".join(a.replace(opts.trees, "DIR")
-                                                      for a in args))
+        now.update(lz4gate=commit, gate_args=" ".join(
+            a.replace(opts.trees, "DIR").replace(opts.repos or opts.trees, "REPOS")
+            for a in args))
         ok = now["verdict"] == row["expected"] and not now["missing_groups"]
         bad += not ok
         print("%-32s expected %-4s got %-13s %s" % (row["id"], row["expected"], now["verdict"],

@@ -1,0 +1,276 @@
+"""`python3 -m harness pr REPO`: gate the LZ4 copy a change of a project
+touches, merge base against head, with no path written anywhere.
+
+The project's repository is only read (git ls-tree, cat-file, diff); the
+base commit's LZ4 files are written under build/pr/, the head is the
+checkout itself (or --head REF, written there too).
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+from harness.errors import EXIT_BAD_INPUT, EXIT_OK, BadInput
+from harness.paths import BUILD
+from harness.subjects.find.copies import kind_label, scan
+
+HELP = """\
+NAME
+    harness pr - gate the vendored LZ4 copy a change of a project touches
+
+SYNOPSIS
+    python3 -m harness pr REPO [--base-ref REF] [--head REF] [--dry-run]
+                          [GATE OPTIONS...]
+    make gate-pr REPO=DIR [BASE_REF=REF] [FUZZ_TIME=S] [GATE_ARGS="..."]
+
+DESCRIPTION
+    REPO is a git checkout of a project that vendors LZ4 (or a bare clone,
+    with --head). The base is the merge base of REF and the head; the head
+    is REPO's working tree as it is (or the commit --head names). `scan` (python3 -m harness scan)
+    finds the LZ4 copies on both sides, and the files the change touches
+    (git diff, plus untracked files of the working tree) say which copy
+    changed: its folder may be renamed (lz4-1.8.3 -> lz4-1.9.1), and a
+    project with several copies is gated on the one that changed. The
+    gate (python3 -m harness gate --help) then runs on the pair, with
+    --source-root REPO, so the report's paths and the waivers file
+    (.lz4gate.toml) are the repository's own.
+
+    A copy lz4gate cannot name by itself needs the gate's options, passed
+    through: a decoder-only copy with its header elsewhere --include DIR
+    (relative to the copy's folder: ../include), a copy behind the
+    project's own API --adapter FILE.c (README: Project APIs).
+
+OPTIONS
+    --base-ref REF   the branch the change goes into (default: in GitHub
+                     Actions origin/$GITHUB_BASE_REF, in GitLab
+                     $CI_MERGE_REQUEST_DIFF_BASE_SHA; elsewhere required)
+    --head REF       gate this commit instead of the working tree
+    --dry-run        say which copies (stderr) and print the gate's options
+                     (stdout; nothing when no copy changed), run nothing
+    anything else    a gate option (--fuzz-time, --configs, --strict, --out,
+                     --adapter, --include, ...); not --base, --candidate
+
+EXIT STATUS
+    The gate's (0 pass, 1 fail, 2 could not run); 0 with one line when the
+    change touches no LZ4 copy; 2 when the repository, the ref or the
+    pairing is not clear (two copies changed, a copy added or removed),
+    with the copies listed.
+
+EXAMPLES
+    python3 -m harness pr ~/src/c-blosc --base-ref origin/main --dry-run
+    make gate-pr REPO=~/src/c-blosc BASE_REF=origin/main FUZZ_TIME=300
+"""
+
+KERNEL_MEMBERS = ("lib/lz4/", "include/linux/lz4.h", "lib/decompress_unlz4.c",
+                  "include/linux/decompress/unlz4.h")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise BadInput("%s; see python3 -m harness pr --help" % message)
+
+
+def git(repo, *args, data=None):
+    """stdout of git -C repo ARGS (bytes); BadInput with git's own line."""
+    proc = subprocess.run(["git", "-C", repo] + list(args), input=data,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if proc.returncode:
+        err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise BadInput("git %s in %s failed: %s" % (" ".join(args[:2]), repo,
+                                                    err[-1] if err else "exit %d" % proc.returncode))
+    return proc.stdout
+
+
+def default_base_ref(env):
+    """The CI's target branch, where a CI says it."""
+    if env.get("CI_MERGE_REQUEST_DIFF_BASE_SHA"):
+        return env["CI_MERGE_REQUEST_DIFF_BASE_SHA"]
+    if env.get("GITHUB_BASE_REF"):
+        return "origin/" + env["GITHUB_BASE_REF"]
+    return None
+
+
+def exported_names(names):
+    """What of a commit's files the gate can need: every file of a folder
+    that holds a file named for lz4 (a copy, its header, a kernel's lib/ and
+    include/linux/decompress/), and the top-level files (a kernel's
+    Makefile gives its version). A whole kernel tree is not written."""
+    dirs = {os.path.dirname(n) for n in names if "lz4" in n.lower()}
+    return [n for n in names if "/" not in n or os.path.dirname(n) in dirs]
+
+
+def export(repo, commit, dest):
+    """The LZ4 part of commit (exported_names) written under dest, once."""
+    done = os.path.join(dest, ".lz4gate-export")
+    if os.path.isfile(done):
+        return dest
+    entries = []
+    for line in git(repo, "ls-tree", "-r", "-z", "--full-tree", commit).split(b"\0"):
+        if line:
+            meta, name = line.split(b"\t", 1)
+            mode, kind, sha = meta.split()
+            if kind == b"blob" and mode != b"120000":      # no symlinks, no submodules
+                entries.append((name.decode("utf-8", "surrogateescape"), sha))
+    keep = set(exported_names([n for n, _ in entries]))
+    wanted = [(n, sha) for n, sha in entries if n in keep]
+    out = git(repo, "cat-file", "--batch", data=b"".join(s + b"\n" for _, s in wanted))
+    tmp = dest + ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    pos = 0
+    for name, _ in wanted:
+        end = out.index(b"\n", pos)
+        size = int(out[pos:end].split()[2])
+        path = os.path.join(tmp, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(out[end + 1:end + 1 + size])
+        pos = end + 1 + size + 1
+    open(os.path.join(tmp, ".lz4gate-export"), "w").close()
+    shutil.rmtree(dest, ignore_errors=True)
+    os.rename(tmp, dest)
+    return dest
+
+
+def members(copy):
+    """Does a changed path belong to copy? (kernel: its LZ4 files; any
+    other: the files of its folder, and its header kept elsewhere)."""
+    top = "" if copy["path"] == "." else copy["path"] + "/"
+    if copy["kind"] == "kernel":
+        own = tuple(top + m for m in KERNEL_MEMBERS)
+        return lambda p: p.startswith(own)
+    lib = "" if copy["library"] == "." else copy["library"]
+    header = copy["header"]
+    return lambda p: os.path.dirname(p) == lib or p == header
+
+
+def touched(copies, changed):
+    """The copies holding a changed path, with how many."""
+    out = []
+    for c in copies:
+        n = sum(1 for p in changed if members(c)(p))
+        if n:
+            out.append((c, n))
+    return out
+
+
+def pair(base_touched, head_touched):
+    """(base copy, head copy) of the one changed copy; BadInput otherwise."""
+    def listed(side, items):
+        return "%s: %s" % (side, ", ".join("%s (%s, %s)" % (c["path"], kind_label(c),
+                                                             c["version"]) for c, _ in items)
+                           or "none")
+    where = "; ".join((listed("base", base_touched), listed("head", head_touched)))
+    if len(base_touched) == 1 and len(head_touched) == 1:
+        return base_touched[0][0], head_touched[0][0]
+    if not base_touched:
+        raise BadInput("the change adds an LZ4 copy the base does not have (%s): nothing to "
+                       "compare it with; test it alone with `make regress SUBJECT=...`" % where)
+    if not head_touched:
+        raise BadInput("the change removes the LZ4 copy (%s): nothing to gate" % where)
+    raise BadInput("the change touches several LZ4 copies (%s); gate each with `make gate "
+                   "BASE=... CANDIDATE=...`" % where)
+
+
+def spec_of(tree, copy):
+    """The gate's SPEC for a copy found in tree (a kernel is named by its
+    top, an upstream-layout copy by its release folder, a copy in pieces
+    or behind a project API by the folder holding its sources)."""
+    if copy["kind"] == "kernel":
+        return "kernel:" + os.path.normpath(os.path.join(tree, copy["path"]))
+    if copy["kind"] == "upstream" and copy["buildable"]:
+        return "upstream:" + os.path.normpath(os.path.join(tree, copy["path"]))
+    family = "project" if copy["kind"] == "project API" else "upstream"
+    return "%s:%s" % (family, os.path.normpath(os.path.join(tree, copy["library"])))
+
+
+def changed_paths(repo, base, head):
+    """Paths that differ between base and head (head None: the working
+    tree, with its untracked files)."""
+    if head:
+        out = git(repo, "diff", "--name-only", "--no-renames", "-z", base, head)
+    else:
+        out = git(repo, "diff", "--name-only", "--no-renames", "-z", base) + \
+            git(repo, "ls-files", "--others", "--exclude-standard", "-z")
+    return sorted({p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p})
+
+
+def plan(repo, base_ref, head=None):
+    """(gate argv, lines to say), or (None, lines) when nothing changed."""
+    repo = os.path.abspath(repo)
+    if not os.path.isdir(repo):
+        raise BadInput("%s is not a directory; pass a git checkout of the project" % repo)
+    bare = git(repo, "rev-parse", "--is-bare-repository").decode().strip() == "true"
+    if bare and not head:
+        raise BadInput("%s is a bare repository, with no working tree: name the head "
+                       "with --head REF" % repo)
+    top = repo if bare else git(repo, "rev-parse", "--show-toplevel").decode().strip()
+    head_commit = git(top, "rev-parse", "--verify", (head or "HEAD") + "^{commit}").decode().strip()
+    try:
+        base_ref_commit = git(top, "rev-parse", "--verify", "-q",
+                              base_ref + "^{commit}").decode().strip()
+        base = git(top, "merge-base", base_ref_commit, head_commit).decode().strip()
+    except BadInput:
+        raise BadInput("the base ref %s is not a commit of %s with a merge base with %s (in "
+                       "CI: check out the whole history and fetch the target branch)"
+                       % (base_ref, top, head or "HEAD")) from None
+    name = os.path.basename(top[:-4] if top.endswith(".git") else top)
+    if bare and name == "repo":                 # a mirror's OWNER+NAME/repo
+        name = os.path.basename(os.path.dirname(top))
+    base_tree = export(top, base, os.path.join(BUILD, "pr", "%s-%s" % (name, base[:12])))
+    head_tree = export(top, head_commit, os.path.join(BUILD, "pr", "%s-%s" % (
+        name, head_commit[:12]))) if head else top
+    say = ["base: %s, the merge base of %s and %s" % (base[:12], base_ref, head or "HEAD"),
+           "head: %s" % ("%s (%s)" % (head, head_commit[:12]) if head
+                         else "the working tree of %s" % top)]
+    changed = changed_paths(top, base, head)
+    base_copies, head_copies = scan(base_tree), scan(head_tree)
+    b, h = touched(base_copies, changed), touched(head_copies, changed)
+    if not b and not h:
+        say.append("nothing to gate: the change (%d file(s)) touches no LZ4 copy (%s)" % (
+            len(changed), ", ".join(c["path"] for c in head_copies) or "the head has none"))
+        return None, say
+    base_copy, head_copy = pair(b, h)
+    n = dict((c["path"], k) for c, k in h)[head_copy["path"]]
+    say.append("the change touches the LZ4 copy at %s (%s, %s)%s: %d file(s)" % (
+        head_copy["path"], kind_label(head_copy), head_copy["version"],
+        "" if base_copy["path"] == head_copy["path"] else ", %s (%s) in the base" % (
+            base_copy["path"], base_copy["version"]), n))
+    argv = ["--base", spec_of(base_tree, base_copy), "--candidate", spec_of(head_tree, head_copy),
+            "--source-root", head_tree]
+    return argv, say
+
+
+def main(argv):
+    if not argv or argv[0] == "help" or "-h" in argv or "--help" in argv:
+        print(HELP)
+        return EXIT_OK if argv else EXIT_BAD_INPUT
+    ap = _Parser(prog="harness pr", add_help=False, allow_abbrev=False)
+    ap.add_argument("repo")
+    ap.add_argument("--base-ref", default=None)
+    ap.add_argument("--head", default=None)
+    ap.add_argument("--dry-run", action="store_true")
+    try:
+        args, gate_args = ap.parse_known_args(argv)
+        for opt in ("--base", "--candidate", "--source-root"):
+            if any(a == opt or a.startswith(opt + "=") for a in gate_args):
+                raise BadInput("%s is chosen by pr itself; use `gate` to name both sides" % opt)
+        base_ref = args.base_ref or default_base_ref(os.environ)
+        if not base_ref:
+            raise BadInput("no --base-ref: name the branch the change goes into "
+                           "(e.g. --base-ref origin/main)")
+        sides, say = plan(args.repo, base_ref, args.head)
+    except BadInput as e:
+        print("harness pr: %s" % e, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for line in say:
+        print("lz4gate pr: " + line, file=sys.stderr)
+    if sides is None:
+        return EXIT_OK
+    cmd = sides + gate_args
+    if args.dry_run:        # the gate's options on stdout: a CI script's test
+        print(" ".join(cmd))
+        return EXIT_OK
+    print("lz4gate pr: gate %s" % " ".join(cmd), file=sys.stderr)
+    from harness.gate import cli
+    return cli.main(cmd)

@@ -1,0 +1,193 @@
+"""`python3 -m harness pr` and ci/ci_gate.sh's LZ4GATE_REPO mode: the copy a
+project's change touches, found on the merge base and the head, with no
+path written anywhere (issue 24, the CI templates). The repositories are
+made here: the stand-in copies of tests/test_scan.py, and for the one real
+gate run the default upstream tree fetched by `make subjects`."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import TOP
+from test_scan import CALLERS, kernel_tree, upstream_copy, write_tree
+
+ENV = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+           GIT_COMMITTER_EMAIL="t@t")
+for _v in ("GITHUB_BASE_REF", "CI_MERGE_REQUEST_DIFF_BASE_SHA"):
+    ENV.pop(_v, None)
+
+
+def git(repo, *args):
+    return subprocess.run(["git", "-C", str(repo)] + list(args), check=True, env=ENV,
+                          stdout=subprocess.PIPE, universal_newlines=True).stdout
+
+
+def project(tmp_path, files):
+    """A git repository on branch main holding files, and a branch 'change'."""
+    repo = tmp_path / "project"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    write_tree(repo, dict(CALLERS, **dict(files, **{"docs/index.txt": "a project\n"})))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    git(repo, "checkout", "-q", "-b", "change")
+    return repo
+
+
+def commit(repo, message="change"):
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+
+
+def pr(repo, *args, env=ENV):
+    return subprocess.run([sys.executable, "-m", "harness", "pr", str(repo)] + list(args),
+                          cwd=TOP, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True)
+
+
+def state(repo):
+    """What pr must leave as it was: the work tree, the refs, the index."""
+    return (git(repo, "status", "--porcelain", "--ignored"), git(repo, "show-ref"),
+            git(repo, "worktree", "list"), git(repo, "rev-parse", "HEAD"))
+
+
+@pytest.mark.check
+def test_a_renamed_versioned_folder_is_paired_and_the_repository_left_alone(tmp_path):
+    repo = project(tmp_path, upstream_copy("third_party/lz4-1.8.3", (1, 8, 3)))
+    git(repo, "mv", "third_party/lz4-1.8.3", "third_party/lz4-1.9.1")
+    write_tree(repo, upstream_copy("third_party/lz4-1.9.1", (1, 9, 1)))
+    commit(repo, "lz4 1.9.1")
+    before = state(repo)
+    proc = pr(repo, "--base-ref", "main", "--dry-run", "--fuzz-time", "0")
+    assert proc.returncode == 0, proc.stderr
+    base = git(repo, "rev-parse", "main").strip()
+    export = os.path.join(TOP, "build", "pr", "project-" + base[:12])
+    assert proc.stdout.split() == [
+        "--base", "upstream:%s/third_party/lz4-1.8.3" % export,
+        "--candidate", "upstream:%s/third_party/lz4-1.9.1" % repo,
+        "--source-root", str(repo), "--fuzz-time", "0"]
+    assert "touches the LZ4 copy at third_party/lz4-1.9.1 (upstream, 1.9.1), " \
+        "third_party/lz4-1.8.3 (1.8.3) in the base" in proc.stderr
+    # The base's folders holding files named for lz4, not the rest.
+    assert os.path.isfile(os.path.join(export, "third_party/lz4-1.8.3/lz4.h"))
+    assert not os.path.exists(os.path.join(export, "docs"))
+    assert state(repo) == before
+    # An uncommitted edit of the copy is part of the head (the working tree).
+    shutil.rmtree(export)
+    git(repo, "checkout", "-q", "-b", "later")
+    with open(os.path.join(str(repo), "third_party/lz4-1.9.1/lz4.c"), "a") as f:
+        f.write("/* local */\n")
+    proc = pr(repo, "--base-ref", "change", "--dry-run")
+    assert proc.returncode == 0 and "third_party/lz4-1.9.1 (upstream, 1.9.1): 1 file(s)" \
+        in proc.stderr, proc.stderr
+
+
+@pytest.mark.check
+def test_a_change_that_touches_no_copy_has_nothing_to_gate(tmp_path):
+    repo = project(tmp_path, upstream_copy("lz4", (1, 9, 4)))
+    write_tree(repo, {"src/lz4_wrapper.c": "int ulz4fn(void) { return 1; }\n"})
+    commit(repo)
+    proc = pr(repo, "--base-ref", "main", "--dry-run")
+    assert proc.returncode == 0 and proc.stdout == ""
+    assert "nothing to gate: the change (1 file(s)) touches no LZ4 copy (lz4)" in proc.stderr
+    # Without --dry-run too: exit 0, no gate, no report.
+    out = tmp_path / "out"
+    proc = pr(repo, "--base-ref", "main", "--out", str(out))
+    assert proc.returncode == 0 and not out.exists(), proc.stderr
+
+
+@pytest.mark.check
+def test_two_copies_changed_added_or_removed_exit_2_naming_them(tmp_path):
+    repo = project(tmp_path, dict(upstream_copy("a/lz4", (1, 8, 3)),
+                                  **upstream_copy("b/lz4", (1, 8, 3))))
+    write_tree(repo, dict(upstream_copy("a/lz4", (1, 9, 1)), **upstream_copy("b/lz4", (1, 9, 1))))
+    commit(repo)
+    proc = pr(repo, "--base-ref", "main", "--dry-run")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "touches several LZ4 copies (base: a/lz4 (upstream, 1.8.3), b/lz4 (upstream, " \
+        "1.8.3); head: a/lz4 (upstream, 1.9.1), b/lz4 (upstream, 1.9.1))" in proc.stderr
+    git(repo, "checkout", "-q", "main")
+    git(repo, "checkout", "-q", "-b", "add")
+    write_tree(repo, upstream_copy("c/lz4", (1, 9, 4)))
+    commit(repo)
+    proc = pr(repo, "--base-ref", "main", "--dry-run")
+    assert proc.returncode == 2 and "adds an LZ4 copy the base does not have" in proc.stderr
+
+
+@pytest.mark.check
+def test_a_kernel_tree_is_named_by_its_top_and_bad_input_is_one_line(tmp_path):
+    repo = project(tmp_path, kernel_tree())
+    write_tree(repo, kernel_tree(decoder_extra="/* fix */\n"))
+    commit(repo)
+    proc = pr(repo, "--base-ref", "main", "--dry-run")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split()[1].startswith("kernel:%s/build/pr/project-" % TOP)
+    assert proc.stdout.split()[3] == "kernel:%s" % repo
+    for args, says in ((["--dry-run"], "no --base-ref"),
+                       (["--base-ref", "nosuch", "--dry-run"], "the base ref nosuch is not a commit"),
+                       (["--base-ref", "main", "--base", "ref"], "--base is chosen by pr")):
+        proc = pr(repo, *args)
+        assert proc.returncode == 2 and says in proc.stderr, proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    proc = pr(tmp_path / "nope", "--base-ref", "main")
+    assert proc.returncode == 2 and "is not a directory" in proc.stderr
+    # In GitHub Actions the base ref is the pull request's target branch.
+    git(repo, "update-ref", "refs/remotes/origin/main", "main")
+    proc = pr(repo, "--dry-run", env=dict(ENV, GITHUB_BASE_REF="main"))
+    assert proc.returncode == 0 and "merge base of origin/main and HEAD" in proc.stderr
+    assert pr(repo, "--help").stdout.count("EXIT STATUS") == 1
+
+
+@pytest.mark.check
+def test_ci_script_in_repo_mode_ends_at_once_when_no_copy_changed(tmp_path):
+    repo = project(tmp_path, upstream_copy("lz4", (1, 9, 4)))
+    write_tree(repo, {"README": "docs\n"})
+    commit(repo)
+    # PATH with git and dirname but no make: the script must not reach the set-up.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for tool in ("git", "dirname"):
+        os.symlink(shutil.which(tool), str(bin_dir / tool))
+    env = dict(ENV, LZ4GATE_REPO=str(repo), LZ4GATE_BASE_REF="main",
+               LZ4GATE_OUT=str(tmp_path / "out"), PATH=str(bin_dir))
+    proc = subprocess.run(["/bin/bash", os.path.join(TOP, "ci", "ci_gate.sh")], env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True)
+    assert proc.returncode == 0 and "nothing to gate" in proc.stderr, proc.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_project_change_that_breaks_its_copy_fails_with_repository_paths(tmp_path):
+    """The one real run: the default upstream tree vendored at
+    third_party/lz4, and a change that plants a wrong match offset in its
+    compressor (the encoder's fault: data corruption, FAIL)."""
+    upstream = os.path.join(TOP, "build", "subjects", "lz4-upstream")
+    if not os.path.isdir(upstream):
+        pytest.skip("default upstream tree not fetched (make subjects)")
+    repo = tmp_path / "project"
+    shutil.copytree(os.path.join(upstream, "lib"), str(repo / "third_party" / "lz4"))
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "vendor lz4")
+    git(repo, "checkout", "-q", "-b", "change")
+    lz4c = repo / "third_party" / "lz4" / "lz4.c"
+    text = lz4c.read_text()
+    old = "LZ4_writeLE16(op, (U16)(ip - match)); op+=2;"
+    assert text.count(old) == 1
+    lz4c.write_text(text.replace(old, "LZ4_writeLE16(op, (U16)(ip - match + 1)); op+=2;"))
+    commit(repo, "update lz4")
+    out = tmp_path / "out"
+    proc = pr(repo, "--base-ref", "main", "--fuzz-time", "0", "--configs", "asan64",
+              "--no-coverage", "--skip", "compare", "--skip", "replay", "--out", str(out))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    report = (out / "report.md").read_text()
+    assert report.startswith("# lz4gate: FAIL")
+    found = json.loads((out / "findings.json").read_text())
+    assert found["groups"]["regression"], found["groups"].keys()
+    sarif = json.loads((out / "results.sarif").read_text())
+    uris = {loc["physicalLocation"]["artifactLocation"]["uri"]
+            for run in sarif["runs"] for r in run["results"] for loc in r.get("locations", [])}
+    assert all(u.startswith("third_party/lz4/") for u in uris), uris
+    assert "build/stage" not in report and "build/pr" not in report.split("## ")[-1]
