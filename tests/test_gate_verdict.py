@@ -237,3 +237,23 @@ def test_a_case_whose_run_shows_corrupt_output_is_data_corruption():
                evidence="test 2 (literal length chain that wraps): accepted: returned 29",
                **{"class": "integer overflow"})
     assert policy.kind_of_record(wrap) == policy.MEMORY
+
+
+@pytest.mark.check
+def test_strict_invalid_input_accepted_with_other_bytes_than_compatible_is_latitude():
+    # c-blosc's lz4 1.8.3 -> 1.9.1 (docs/acceptance.md): 1.9.1 decodes an
+    # offset-0 block (invalid, block format) to other bytes than ref's
+    # compatible profile: WARN, not data corruption. A leak stays FAIL.
+    offset0 = ("accepted: returned 24 (output e7960923d36f); expected strict: invalid "
+               "(offset_zero); compatible: valid, 24 bytes (82133ff84240)")
+    leak = offset0 + "; the output depends on the output buffer's previous content"
+    records = [rec("base", "vector.offset0.decompress_safe", "asan64", "pass"),
+               rec("candidate", "vector.offset0.decompress_safe", "asan64", "FAIL",
+                   evidence=offset0),
+               rec("base", "vector.leak.decompress_safe", "asan64", "pass"),
+               rec("candidate", "vector.leak.decompress_safe", "asan64", "FAIL",
+                   evidence=leak)]
+    cats = verdict.compare(records)
+    assert ids(cats, "changed") == ["vector.offset0.decompress_safe"]
+    assert ids(cats, "regression") == ["vector.leak.decompress_safe"]
+    assert policy.kind_of_record({"evidence": WRONG}) == policy.CORRUPTION

@@ -1,10 +1,12 @@
 """`python3 -m harness pr` and ci/ci_gate.sh's LZ4GATE_REPO mode: the copy a
 project's change touches, found on the merge base and the head, with no
 path written anywhere (issue 24, the CI templates). The repositories are
-made here: the stand-in copies of tests/test_scan.py, and for the one real
-gate run the default upstream tree fetched by `make subjects`."""
+made here: the stand-in copies of tests/test_scan.py, and for the gate
+runs the decoder-only copy of tests/partial_trees.py (lz4gate's own ref
+codec behind the LZ4 names)."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -160,34 +162,50 @@ def test_ci_script_in_repo_mode_ends_at_once_when_no_copy_changed(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_a_project_change_that_breaks_its_copy_fails_with_repository_paths(tmp_path):
-    """The one real run: the default upstream tree vendored at
-    third_party/lz4, and a change that plants a wrong match offset in its
-    compressor (the encoder's fault: data corruption, FAIL)."""
-    upstream = os.path.join(TOP, "build", "subjects", "lz4-upstream")
-    if not os.path.isdir(upstream):
-        pytest.skip("default upstream tree not fetched (make subjects)")
+def test_a_decoder_only_copy_with_its_header_elsewhere_through_the_gates_options(tmp_path):
+    """A u-boot-like project (lib/lz4.c, include/testlz4/lz4.h): pr names the
+    folder, --include ../include (relative to it) reaches both sides."""
+    from partial_trees import make_copy
     repo = tmp_path / "project"
-    shutil.copytree(os.path.join(upstream, "lib"), str(repo / "third_party" / "lz4"))
+    make_copy(repo)
     git(repo, "init", "-q", "-b", "main")
-    commit(repo, "vendor lz4")
+    commit(repo, "decoder")
     git(repo, "checkout", "-q", "-b", "change")
-    lz4c = repo / "third_party" / "lz4" / "lz4.c"
-    text = lz4c.read_text()
-    old = "LZ4_writeLE16(op, (U16)(ip - match)); op+=2;"
-    assert text.count(old) == 1
-    lz4c.write_text(text.replace(old, "LZ4_writeLE16(op, (U16)(ip - match + 1)); op+=2;"))
-    commit(repo, "update lz4")
+    make_copy(repo, extra="/* a comment: the same decoder */\n")
+    commit(repo)
     out = tmp_path / "out"
-    proc = pr(repo, "--base-ref", "main", "--fuzz-time", "0", "--configs", "asan64",
-              "--no-coverage", "--skip", "compare", "--skip", "replay", "--out", str(out))
+    proc = pr(repo, "--base-ref", "main", "--include", "../include", "--fuzz-time", "0",
+              "--configs", "asan64", "--no-coverage", "--skip", "compare", "--skip", "replay",
+              "--out", str(out))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "the LZ4 copy at lib (decoder-only" in proc.stderr
+    assert (out / "report.md").read_text().startswith("# lz4gate: PASS")
+
+
+def test_a_change_that_breaks_the_copy_fails_at_a_path_of_the_repository(tmp_path):
+    """The same project, and a change that plants a one-byte write past the
+    output in its decoder: FAIL, and the report's and SARIF's paths are the
+    repository's (lib/lz4.c), not lz4gate's build directories."""
+    from partial_trees import make_copy
+    repo = tmp_path / "project"
+    make_copy(repo)
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "decoder")
+    git(repo, "checkout", "-q", "-b", "change")
+    lz4c = repo / "lib" / "lz4.c"
+    text = lz4c.read_text()
+    assert text.count("    return (int)r.written;") == 1
+    lz4c.write_text(text.replace("    return (int)r.written;",
+                                 "    dst[dstCapacity] = 0;\n    return (int)r.written;"))
+    commit(repo)
+    out = tmp_path / "out"
+    proc = pr(repo, "--base-ref", "main", "--include", "../include", "--fuzz-time", "0",
+              "--configs", "asan64", "--no-coverage", "--skip", "compare", "--out", str(out))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     report = (out / "report.md").read_text()
-    assert report.startswith("# lz4gate: FAIL")
-    found = json.loads((out / "findings.json").read_text())
-    assert found["groups"]["regression"], found["groups"].keys()
+    assert report.startswith("# lz4gate: FAIL") and "OOB-WRITE" in report
+    assert re.search(r"Where\**:?\**:? `?lib/lz4\.c:\d+", report), report[:3000]
     sarif = json.loads((out / "results.sarif").read_text())
     uris = {loc["physicalLocation"]["artifactLocation"]["uri"]
             for run in sarif["runs"] for r in run["results"] for loc in r.get("locations", [])}
-    assert all(u.startswith("third_party/lz4/") for u in uris), uris
-    assert "build/stage" not in report and "build/pr" not in report.split("## ")[-1]
+    assert uris and all(u == "lib/lz4.c" for u in uris), uris

@@ -89,7 +89,7 @@ def confirm(gate, a, f):
         cand = replays(_on(a, o.base, [], o.candidate, o.patch, _kw(gate, "base"),
                            _kw(gate, "candidate")), path)
     else:
-        cand = replays(_on(a, o.candidate, o.patch, _kw(gate, "candidate")), path)
+        cand = replays(_on(a, o.candidate, o.patch, kw=_kw(gate, "candidate")), path)
     same = sum(1 for r in cand if r and kind_key(_sig(r)) == kind_key(f["signature"]))
     f["replays"] = {"candidate": "%d of %d" % (same, len(cand))}
     if same < len(cand):
