@@ -144,6 +144,31 @@ def test_a_kernel_tree_is_named_by_its_top_and_bad_input_is_one_line(tmp_path):
 
 
 @pytest.mark.check
+def test_a_header_the_copy_includes_from_a_neighbour_folder_is_exported_and_searched(tmp_path):
+    # 7-Zip-zstd's C/lz4/lz4frame.c includes "../zstd/xxhash.h", which
+    # includes its neighbours: the base's export holds that folder, and each
+    # side's copy folder is searched (so the relative include resolves).
+    frame = '#include "lz4.h"\n#include "../zstd/xxhash.h"\nint LZ4F_x(void) { return 0; }\n'
+    files = dict(upstream_copy("C/lz4", (1, 9, 3)), **{
+        "C/lz4/lz4frame.c": frame, "C/zstd/xxhash.h": '#include "zstd_deps.h"\n',
+        "C/zstd/zstd_deps.h": "/* deps */\n"})
+    repo = project(tmp_path, files)
+    write_tree(repo, upstream_copy("C/lz4", (1, 9, 4)))
+    commit(repo)
+    head = git(repo, "rev-parse", "HEAD").strip()
+    proc = pr(repo, "--base-ref", "main", "--head", head, "--dry-run")
+    assert proc.returncode == 0, proc.stderr
+    argv = proc.stdout.split()
+    base_tree = argv[1].split(":", 1)[1][:-len("/C/lz4")]
+    head_tree = argv[3].split(":", 1)[1][:-len("/C/lz4")]
+    assert argv[6:] == ["--base-include", base_tree + "/C/lz4",
+                        "--candidate-include", head_tree + "/C/lz4"], argv
+    for tree in (base_tree, head_tree):
+        assert os.path.isfile(os.path.join(tree, "C/zstd/zstd_deps.h")), tree
+    assert "includes from outside its folder (lz4frame.c: ../zstd/xxhash.h)" in proc.stderr
+
+
+@pytest.mark.check
 def test_ci_script_in_repo_mode_ends_at_once_when_no_copy_changed(tmp_path):
     repo = project(tmp_path, upstream_copy("lz4", (1, 9, 4)))
     write_tree(repo, {"README": "docs\n"})
@@ -162,30 +187,12 @@ def test_ci_script_in_repo_mode_ends_at_once_when_no_copy_changed(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_a_decoder_only_copy_with_its_header_elsewhere_through_the_gates_options(tmp_path):
-    """A u-boot-like project (lib/lz4.c, include/testlz4/lz4.h): pr names the
-    folder, --include ../include (relative to it) reaches both sides."""
-    from partial_trees import make_copy
-    repo = tmp_path / "project"
-    make_copy(repo)
-    git(repo, "init", "-q", "-b", "main")
-    commit(repo, "decoder")
-    git(repo, "checkout", "-q", "-b", "change")
-    make_copy(repo, extra="/* a comment: the same decoder */\n")
-    commit(repo)
-    out = tmp_path / "out"
-    proc = pr(repo, "--base-ref", "main", "--include", "../include", "--fuzz-time", "0",
-              "--configs", "asan64", "--no-coverage", "--skip", "compare", "--skip", "replay",
-              "--out", str(out))
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "the LZ4 copy at lib (decoder-only" in proc.stderr
-    assert (out / "report.md").read_text().startswith("# lz4gate: PASS")
-
-
 def test_a_change_that_breaks_the_copy_fails_at_a_path_of_the_repository(tmp_path):
-    """The same project, and a change that plants a one-byte write past the
-    output in its decoder: FAIL, and the report's and SARIF's paths are the
-    repository's (lib/lz4.c), not lz4gate's build directories."""
+    """A u-boot-like project (lib/lz4.c, include/testlz4/lz4.h) and a change
+    that plants a one-byte write past the output in its decoder: pr names
+    the folder, --include ../include (relative to it) reaches both sides
+    and the confirmation replays; FAIL, and the report's and SARIF's paths
+    are the repository's (lib/lz4.c), not lz4gate's build directories."""
     from partial_trees import make_copy
     repo = tmp_path / "project"
     make_copy(repo)
@@ -202,6 +209,7 @@ def test_a_change_that_breaks_the_copy_fails_at_a_path_of_the_repository(tmp_pat
     proc = pr(repo, "--base-ref", "main", "--include", "../include", "--fuzz-time", "0",
               "--configs", "asan64", "--no-coverage", "--skip", "compare", "--out", str(out))
     assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "the LZ4 copy at lib (decoder-only" in proc.stderr
     report = (out / "report.md").read_text()
     assert report.startswith("# lz4gate: FAIL") and "OOB-WRITE" in report
     assert re.search(r"Where\**:?\**:? `?lib/lz4\.c:\d+", report), report[:3000]

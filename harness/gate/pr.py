@@ -113,23 +113,49 @@ def export(repo, commit, dest):
             if kind == b"blob" and mode != b"120000":      # no symlinks, no submodules
                 entries.append((name.decode("utf-8", "surrogateescape"), sha))
     keep = set(exported_names([n for n, _ in entries]))
-    wanted = [(n, sha) for n, sha in entries if n in keep]
-    out = git(repo, "cat-file", "--batch", data=b"".join(s + b"\n" for _, s in wanted))
     tmp = dest + ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
-    pos = 0
-    for name, _ in wanted:
-        end = out.index(b"\n", pos)
-        size = int(out[pos:end].split()[2])
-        path = os.path.join(tmp, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(out[end + 1:end + 1 + size])
-        pos = end + 1 + size + 1
+    _write_blobs(repo, [(n, sha) for n, sha in entries if n in keep], tmp)
     open(os.path.join(tmp, ".lz4gate-export"), "w").close()
     shutil.rmtree(dest, ignore_errors=True)
     os.rename(tmp, dest)
     return dest
+
+
+def _write_blobs(repo, entries, root):
+    """(path, blob id) -> root/path, one git cat-file for all."""
+    out = git(repo, "cat-file", "--batch", data=b"".join(s + b"\n" for _, s in entries))
+    pos = 0
+    for name, _ in entries:
+        end = out.index(b"\n", pos)
+        size = int(out[pos:end].split()[2])
+        path = os.path.join(root, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(out[end + 1:end + 1 + size])
+        pos = end + 1 + size + 1
+
+
+def outside_files(copy):
+    """The folders (repository paths, ending in /) of the files a copy's
+    sources include from outside its folder (7-Zip-zstd's lz4frame.c:
+    "../zstd/xxhash.h", which includes its neighbours in turn)."""
+    return sorted({os.path.dirname(os.path.normpath(os.path.join(
+        copy["library"], o.split(": ", 1)[1]))) + "/" for o in copy.get("outside", [])})
+
+
+def add_files(repo, commit, dest, names):
+    """names, as commit has them, written into the export dest too."""
+    names = [n for n in names if not n.startswith("..")]
+    if not names:
+        return
+    entries = []
+    for line in git(repo, "ls-tree", "-z", "--full-tree", commit, "--", *names).split(b"\0"):
+        if line:
+            meta, name = line.split(b"\t", 1)
+            if meta.split()[1] == b"blob":
+                entries.append((name.decode("utf-8", "surrogateescape"), meta.split()[2]))
+    _write_blobs(repo, entries, dest)
 
 
 def members(copy):
@@ -238,6 +264,18 @@ def plan(repo, base_ref, head=None):
             base_copy["path"], base_copy["version"]), n))
     argv = ["--base", spec_of(base_tree, base_copy), "--candidate", spec_of(head_tree, head_copy),
             "--source-root", head_tree]
+    # Headers a copy includes by a path out of its folder: written into the
+    # exports, and each side's folder searched, so "../zstd/xxhash.h" is found
+    # where the project keeps it.
+    for role, tree, commit, copy in (("base", base_tree, base, base_copy),
+                                     ("candidate", head_tree, head and head_commit, head_copy)):
+        if copy["outside"]:
+            if commit:
+                add_files(top, commit, tree, outside_files(copy))
+            folder = os.path.normpath(os.path.join(tree, copy["library"]))
+            argv += ["--%s-include" % role, folder]
+            say.append("the %s's copy includes from outside its folder (%s): --%s-include %s"
+                       % (role, ", ".join(copy["outside"]), role, folder))
     return argv, say
 
 
