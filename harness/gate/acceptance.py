@@ -91,15 +91,21 @@ def missing_groups(row, now):
 
 
 def repository(row, repos):
-    """The row's project as a clone under repos (OWNER+NAME/repo, as `fetch`
-    leaves it, OWNER+NAME or NAME), or None; rows whose copy is a git
-    submodule (lz4-java) need exported trees."""
-    if not repos or "submodule" in row.get("path", ""):
+    """(clone, base commit, candidate commit) of the row under repos
+    (OWNER+NAME/repo, as `fetch` leaves it, OWNER+NAME or NAME), or None.
+    A copy kept as a git submodule of lz4/lz4 (lz4-java) is gated in lz4's
+    own clone at the commits the project records (lz4_commits)."""
+    if not repos:
         return None
-    owner_name = row["repo"].replace("/", "+")
-    for rel in (os.path.join(owner_name, "repo"), owner_name, row["repo"].split("/")[-1]):
+    repo, commits = row["repo"], (row.get("base_commit"), row.get("candidate_commit"))
+    if "submodule" in row.get("path", ""):
+        if not row.get("lz4_commits"):
+            return None
+        repo, commits = "lz4/lz4", (row["lz4_commits"]["base"], row["lz4_commits"]["candidate"])
+    owner_name = repo.replace("/", "+")
+    for rel in (os.path.join(owner_name, "repo"), owner_name, repo.split("/")[-1]):
         if os.path.isdir(os.path.join(repos, rel)):
-            return os.path.join(repos, rel)
+            return (os.path.join(repos, rel),) + commits
     return None
 
 
@@ -109,8 +115,8 @@ def run_row(row, trees, opts):
     out = os.path.join(side, "gate-now")
     repo = repository(row, opts.repos)
     if repo:    # the project's own history: `harness pr` finds the copy (issue 24)
-        cmd = [sys.executable, "-m", "harness", "pr", repo, "--head", row["candidate_commit"],
-               "--base-ref", row["base_commit"]]
+        cmd = [sys.executable, "-m", "harness", "pr", repo[0], "--head", repo[2],
+               "--base-ref", repo[1]]
     else:
         cmd = [sys.executable, GATE, "--base", "%s:%s/base" % (row["spec_kind"], side),
                "--candidate", "%s:%s/candidate" % (row["spec_kind"], side)]
