@@ -48,20 +48,9 @@ def ids(found, category):
     return {i["id"] for g in found["groups"][category] for i in g["items"]}
 
 
-def without_campaigns(found):
-    """findings.json without the fuzz stage's items (what depends on the
-    fuzzing engine's timing); the seed replays stay."""
-    out = json.loads(json.dumps(found))
-    for cat, groups in out["groups"].items():
-        for g in groups:
-            g["items"] = [i for i in g["items"] if i["configs"] != ["libfuzzer"]]
-        out["groups"][cat] = [g for g in groups if g["items"]]
-    return out
-
-
-def test_default_scenario_with_fuzzing_passes_reports_fixes_and_is_deterministic(tmp_path):
+def test_default_scenario_with_fuzzing_passes_and_reports_fixes(tmp_path):
     # The README's `make gate` (kernel 6.1 -> upstream 1.9.4) with fuzzing
-    # on: every target, the shortest campaign each (10 s), and the
+    # on: every target, a 1-second campaign each, and the
     # confirmation replays. No FAIL (issue 23: every FAIL must be a defect
     # of the candidate; 6.1 -> 1.9.4 has none).
     proc = gate(tmp_path, "--fuzz-time", "1")
@@ -76,10 +65,8 @@ def test_default_scenario_with_fuzzing_passes_reports_fixes_and_is_deterministic
     for case in ("KLZ4-GAP-17543", "KLZ4-GAP-HCLIM", "KLZ4-GAP-3520"):
         assert case in ids(first, "fixed")
     assert (tmp_path / "out" / "junit.xml").read_text().startswith("<?xml")
-    # With fuzzing off, a second run gives the same verdict and findings.
-    again = gate(tmp_path, out="again")
-    assert again.returncode == 0
-    assert findings(tmp_path, "again") == without_campaigns(first)
+    # (That a rerun's findings equal the first run's is tested once, by
+    # the drop-a-fix test below.)
 
 
 def test_subject_against_itself_passes(tmp_path):
