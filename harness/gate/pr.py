@@ -8,11 +8,12 @@ checkout itself (or --head REF, written there too).
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 
+from harness import atomic
 from harness.errors import EXIT_BAD_INPUT, EXIT_OK, BadInput
 from harness.paths import BUILD
+from harness.runners.releases import git as releases_git
 from harness.subjects.find.copies import kind_label, scan
 
 HELP = """\
@@ -72,14 +73,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def git(repo, *args, data=None):
-    """stdout of git -C repo ARGS (bytes); BadInput with git's own line."""
-    proc = subprocess.run(["git", "-C", repo] + list(args), input=data,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    if proc.returncode:
-        err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise BadInput("git %s in %s failed: %s" % (" ".join(args[:2]), repo,
-                                                    err[-1] if err else "exit %d" % proc.returncode))
-    return proc.stdout
+    """stdout of git -C repo ARGS, as bytes (the releases runner's git)."""
+    return releases_git.git(repo, *args, data=data, binary=True)
 
 
 def default_base_ref(env):
@@ -100,25 +95,36 @@ def exported_names(names):
     return [n for n in names if "/" not in n or os.path.dirname(n) in dirs]
 
 
-def export(repo, commit, dest):
-    """The LZ4 part of commit (exported_names) written under dest, once."""
-    done = os.path.join(dest, ".lz4gate-export")
-    if os.path.isfile(done):
-        return dest
-    entries = []
-    for line in git(repo, "ls-tree", "-r", "-z", "--full-tree", commit).split(b"\0"):
+def _blobs(repo, commit, *paths, recursive=True):
+    """(path, blob id) of commit's files (those paths name; all when none),
+    symbolic links and submodules left out."""
+    out = []
+    for line in git(repo, "ls-tree", *(["-r"] if recursive else []), "-z", "--full-tree",
+                    commit, "--", *paths).split(b"\0"):
         if line:
             meta, name = line.split(b"\t", 1)
             mode, kind, sha = meta.split()
-            if kind == b"blob" and mode != b"120000":      # no symlinks, no submodules
-                entries.append((name.decode("utf-8", "surrogateescape"), sha))
-    keep = set(exported_names([n for n, _ in entries]))
-    tmp = dest + ".tmp"
-    shutil.rmtree(tmp, ignore_errors=True)
-    _write_blobs(repo, [(n, sha) for n, sha in entries if n in keep], tmp)
-    open(os.path.join(tmp, ".lz4gate-export"), "w").close()
-    shutil.rmtree(dest, ignore_errors=True)
-    os.rename(tmp, dest)
+            if kind == b"blob" and mode != b"120000":
+                out.append((name.decode("utf-8", "surrogateescape"), sha))
+    return out
+
+
+def export(repo, commit, dest):
+    """The LZ4 part of commit (exported_names) written under dest, once
+    (under a lock, into a scratch directory published when complete: two
+    commands may export one commit)."""
+    with atomic.lock("pr-export-" + dest):
+        if os.path.isfile(os.path.join(dest, ".lz4gate-export")):
+            return dest
+        entries = _blobs(repo, commit)
+        keep = set(exported_names([n for n, _ in entries]))
+        tmp = atomic.scratch_dir(dest)
+        try:
+            _write_blobs(repo, [(n, sha) for n, sha in entries if n in keep], tmp)
+            open(os.path.join(tmp, ".lz4gate-export"), "w").close()
+            atomic.publish_dir(tmp, dest)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
     return dest
 
 
@@ -145,17 +151,12 @@ def outside_files(copy):
 
 
 def add_files(repo, commit, dest, names):
-    """names, as commit has them, written into the export dest too."""
+    """names (files or folders/), as commit has them, written into the
+    export dest too."""
     names = [n for n in names if not n.startswith("..")]
-    if not names:
-        return
-    entries = []
-    for line in git(repo, "ls-tree", "-z", "--full-tree", commit, "--", *names).split(b"\0"):
-        if line:
-            meta, name = line.split(b"\t", 1)
-            if meta.split()[1] == b"blob":
-                entries.append((name.decode("utf-8", "surrogateescape"), meta.split()[2]))
-    _write_blobs(repo, entries, dest)
+    if names:
+        with atomic.lock("pr-export-" + dest):
+            _write_blobs(repo, _blobs(repo, commit, *names, recursive=False), dest)
 
 
 def members(copy):

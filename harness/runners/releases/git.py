@@ -31,16 +31,18 @@ def release_key(tag):
             else 1, tag)
 
 
-def git(clone, *args):
+def git(clone, *args, data=None, binary=False):
+    """stdout of `git -C clone ARGS` (bytes with binary=True; data: its
+    stdin, bytes); BadInput with git's last line of stderr."""
     try:
-        proc = subprocess.run(["git", "-C", clone] + list(args), stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, universal_newlines=True)
+        proc = subprocess.run(["git", "-C", clone] + list(args), input=data,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     except OSError as e:
         raise BadInput("cannot run git: %s" % e)
     if proc.returncode != 0:
-        raise BadInput("git %s in %s failed: %s" % (
-            args[0], clone, (proc.stderr.strip().splitlines() or ["?"])[-1]))
-    return proc.stdout
+        err = proc.stderr.decode("utf-8", "replace").strip().splitlines() or ["?"]
+        raise BadInput("git %s in %s failed: %s" % (args[0], clone, err[-1]))
+    return proc.stdout if binary else proc.stdout.decode("utf-8", "replace")
 
 
 def release_tags(clone, since=DEFAULT_SINCE, wanted=()):
