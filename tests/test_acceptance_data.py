@@ -3,6 +3,7 @@ docs/acceptance.md): what CI can check without the trees, which are gated
 at development time (docs/acceptance.md, "Results"): every row has a
 recorded result, the verdict and groups its row argues."""
 import copy
+import os
 
 import pytest
 
@@ -47,3 +48,22 @@ def test_rows_are_gated_from_the_clones_under_repos(tmp_path):
     assert acceptance.repository(java, str(tmp_path)) == (
         str(tmp_path / "lz4"), java["lz4_commits"]["base"], java["lz4_commits"]["candidate"])
     assert acceptance.repository(blosc, None) is None
+
+
+@pytest.mark.check
+def test_a_row_outside_upstreams_layout_names_lz4gates_adapter_and_stubs():
+    # Issue 24: the set holds a decoder-only and a project-API copy, gated
+    # through the README's example adapters; the files their options name
+    # are checked to exist ({lz4gate} is this repository's top).
+    rows = {r["id"]: r for r in acceptance.load()}
+    kinds = {r["id"]: " ".join(r.get("gate_args", [])) for r in rows.values()}
+    assert "docs/examples/adapter_fs.c" in kinds["openzfs-illumos-1.9.3dec"]
+    assert "docs/examples/adapter_bootloader.c" in kinds["u-boot-1.8.3dec"]
+    stubs = acceptance.row_gate_args(rows["u-boot-1.8.3dec"])
+    assert os.path.join(acceptance.TOP, "docs/examples/stubs/bootloader") in stubs
+    broken = copy.deepcopy(rows["u-boot-1.8.3dec"])
+    broken["gate_args"] = ["--adapter", "docs/examples/gone.c",
+                           "--include", "{lz4gate}/docs/examples/stubs/none"]
+    assert acceptance.missing_files(broken) == ["docs/examples/gone.c",
+                                                "docs/examples/stubs/none"]
+    assert any("not in lz4gate" in p for p in acceptance.check([broken]))

@@ -57,6 +57,40 @@ def test_readme_examples_compile_against_subject_h(example, bits, tmp_path):
 
 
 @pytest.mark.check
+@pytest.mark.parametrize("cc", ["gcc", "clang"])
+def test_the_example_stub_headers_compile_and_give_what_they_name(cc, tmp_path):
+    # docs/examples/stubs: the project headers the acceptance rows of
+    # OpenZFS and U-Boot pass with --include (a wrong byte order or a
+    # const-discarding get_unaligned would change what the copy decodes).
+    stubs = os.path.join(TOP, "docs", "examples", "stubs")
+    exe = str(tmp_path / "stubs")
+    proc = subprocess.run([cc, "-std=gnu11", "-fsanitize=address,undefined",
+                           "-fno-sanitize-recover=all"] + toolchain.OUR_WARNINGS[1:] +
+                          ["-I" + os.path.join(stubs, "bootloader"), "-I" + os.path.join(stubs, "fs"),
+                           os.path.join(TOP, "tests", "c", "example_stubs.c"), "-o", exe],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          universal_newlines=True)
+    assert proc.returncode == 0, proc.stdout
+    run = subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         universal_newlines=True)
+    assert run.returncode == 0, run.stdout
+
+
+@pytest.mark.check
+def test_the_bootloader_example_maps_the_block_decoders_on_request(tmp_path):
+    # -DBOOT_BLOCK_API (acceptance row u-boot-1.8.3dec, candidate side).
+    obj = str(tmp_path / "a.o")
+    proc = subprocess.run(["gcc", "-c", "-DBOOT_BLOCK_API"] + toolchain.OUR_WARNINGS +
+                          ["-I" + ADAPTERS, ap.ADAPTER["boot"], "-o", obj],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          universal_newlines=True)
+    assert proc.returncode == 0, proc.stdout
+    undefined = subprocess.run(["nm", "-u", obj], stdout=subprocess.PIPE,
+                               universal_newlines=True).stdout
+    assert "LZ4_decompress_safe_partial" in undefined and "ulz4fn" in undefined
+
+
+@pytest.mark.check
 def test_readme_shows_the_examples_as_they_are():
     with open(os.path.join(TOP, "README.md")) as f:
         section = f.read().split("## Project APIs", 1)[1].split("\n## ", 1)[0]

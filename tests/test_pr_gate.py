@@ -88,6 +88,26 @@ def test_a_renamed_versioned_folder_is_paired_and_the_repository_left_alone(tmp_
 
 
 @pytest.mark.check
+def test_an_adapter_makes_each_side_it_is_given_to_a_project_subject(tmp_path):
+    # U-Boot's update: a copy with LZ4_* names on the head only. One
+    # --adapter compares both sides through it; --base-adapter only the base.
+    repo = project(tmp_path, upstream_copy("third_party/lz4", (1, 8, 3)))
+    with open(os.path.join(str(repo), "third_party/lz4/lz4.c"), "a") as f:
+        f.write("/* update */\n")
+    commit(repo)
+    folder = "%s/third_party/lz4" % repo
+    for opts, sides in ((["--adapter", "a.c"], ("project", "project")),
+                        (["--base-adapter", "a.c"], ("project", "upstream")),
+                        (["--candidate-adapter=a.c"], ("upstream", "project")),
+                        ([], ("upstream", "upstream"))):
+        proc = pr(repo, "--base-ref", "main", "--dry-run", *opts)
+        assert proc.returncode == 0, proc.stderr
+        argv = proc.stdout.split()
+        assert argv[argv.index("--base") + 1].split(":")[0] == sides[0], opts
+        assert argv[argv.index("--candidate") + 1] == "%s:%s" % (sides[1], folder), opts
+
+
+@pytest.mark.check
 def test_a_change_that_touches_no_copy_has_nothing_to_gate(tmp_path):
     repo = project(tmp_path, upstream_copy("lz4", (1, 9, 4)))
     write_tree(repo, {"src/lz4_wrapper.c": "int ulz4fn(void) { return 1; }\n"})

@@ -16,6 +16,13 @@
  *
  *   python3 -m harness contracts project:DIR --adapter docs/examples/adapter_bootloader.c
  *
+ * A copy whose header also exports upstream's block decoders (U-Boot from
+ * 2022 on: LZ4_decompress_safe and LZ4_decompress_safe_partial, which its
+ * file-system readers call) maps them too when built with
+ * -DBOOT_BLOCK_API: --define BOOT_BLOCK_API, or --candidate-define on the
+ * side that has them, so a block decoder the update brings is tested and a
+ * base without it is "the base has no such entry point".
+ *
  * Written from the public signature only.
  */
 #include "project_adapter.h"
@@ -32,7 +39,18 @@ static long long boot_frame_decompress(void *dctx, unsigned char *dst, size_t *d
     return ulz4fn(src, *src_len, dst, dst_len) == 0 ? 0 : -1;
 }
 
-PROJECT_SUBJECT(.frame_dctx_create = project_oneshot_dctx_create,
+#ifdef BOOT_BLOCK_API
+int LZ4_decompress_safe(const char *src, char *dst, int compressed_size, int dst_capacity);
+int LZ4_decompress_safe_partial(const char *src, char *dst, int compressed_size,
+                                int target_output_size, int dst_capacity);
+#define BOOT_BLOCK_ENTRIES .decompress_safe = LZ4_decompress_safe, \
+                           .decompress_safe_partial = LZ4_decompress_safe_partial,
+#else
+#define BOOT_BLOCK_ENTRIES
+#endif
+
+PROJECT_SUBJECT(BOOT_BLOCK_ENTRIES
+                .frame_dctx_create = project_oneshot_dctx_create,
                 .frame_dctx_free = project_oneshot_dctx_free,
                 .frame_decompress = boot_frame_decompress,
                 .frame_error_name = project_oneshot_error_name,

@@ -109,6 +109,25 @@ def repository(row, repos):
     return None
 
 
+def row_gate_args(row):
+    """The row's own gate options, {lz4gate} (this repository's top, where
+    the example adapters and stub headers live) made a path."""
+    return [a.replace("{lz4gate}", TOP) for a in row.get("gate_args", [])]
+
+
+def missing_files(row):
+    """Files of lz4gate a row's options name (--adapter and its per-side
+    forms, {lz4gate}/... paths) that do not exist."""
+    args, out = row_gate_args(row), []
+    for k, a in enumerate(args):
+        named = args[k + 1] if a.endswith("adapter") and k + 1 < len(args) else None
+        if a.startswith(TOP):
+            named = a
+        if named and not os.path.exists(os.path.join(TOP, named)):
+            out.append(named.replace(TOP + os.sep, ""))
+    return out
+
+
 def run_row(row, trees, opts):
     side = os.path.join(trees, row["id"])
     os.makedirs(side, exist_ok=True)
@@ -123,8 +142,9 @@ def run_row(row, trees, opts):
     cmd += ["--fuzz-time", str(opts.fuzz_time), "--no-coverage", "--jobs", str(opts.jobs),
             "--out", out] + (["--configs", opts.configs] if opts.configs else [])
     # A row's own gate options (its copy's configuration: 7-Zip-zstd takes
-    # xxHash from zstd's header-only form), argued in its "why".
-    cmd += row.get("gate_args", [])
+    # xxHash from zstd's header-only form; an adapter and stub headers for a
+    # project API), argued in its "why". {lz4gate} is this repository's top.
+    cmd += row_gate_args(row)
     with open(os.path.join(side, "gate-now.log"), "w") as log:
         rc = subprocess.run(cmd, cwd=TOP, stdout=log, stderr=subprocess.STDOUT).returncode
     return result_of(out, rc), cmd[cmd.index("pr") if repo else 2:]
@@ -163,6 +183,8 @@ def check(rows):
     problems = []
     for r in rows:
         now = r.get("now")
+        for f in missing_files(r):
+            problems.append("%s: its gate_args name %s, which is not in lz4gate" % (r["id"], f))
         if r.get("buildable", True) is False:
             continue
         if not now:
@@ -231,6 +253,7 @@ def main(argv):
         now["missing_groups"] = missing_groups(row, now)
         now.update(lz4gate=commit, gate_args=" ".join(
             a.replace(opts.trees, "DIR").replace(opts.repos or opts.trees, "REPOS")
+            .replace(TOP + os.sep, "")
             for a in args))
         ok = now["verdict"] == row["expected"] and not now["missing_groups"]
         bad += not ok

@@ -199,10 +199,14 @@ def pair(base_touched, head_touched):
                    "BASE=... CANDIDATE=...`" % where)
 
 
-def spec_of(tree, copy):
+def spec_of(tree, copy, adapter=False):
     """The gate's SPEC for a copy found in tree (a kernel is named by its
     top, an upstream-layout copy by its release folder, a copy in pieces
-    or behind a project API by the folder holding its sources)."""
+    or behind a project API by the folder holding its sources). A side the
+    user gives an adapter is a project: SPEC whatever its API, so one
+    adapter compares both sides through the same calls (issue 24)."""
+    if adapter and copy["kind"] != "kernel":
+        return "project:" + os.path.normpath(os.path.join(tree, copy["library"]))
     if copy["kind"] == "kernel":
         return "kernel:" + os.path.normpath(os.path.join(tree, copy["path"]))
     if copy["kind"] == "upstream" and copy["buildable"]:
@@ -222,8 +226,16 @@ def changed_paths(repo, base, head):
     return sorted({p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p})
 
 
-def plan(repo, base_ref, head=None):
-    """(gate argv, lines to say), or (None, lines) when nothing changed."""
+def adapter_sides(gate_args):
+    """(base, candidate): whether the gate options give that side an adapter."""
+    given = {a.split("=", 1)[0] for a in gate_args}
+    both = "--adapter" in given
+    return both or "--base-adapter" in given, both or "--candidate-adapter" in given
+
+
+def plan(repo, base_ref, head=None, adapters=(False, False)):
+    """(gate argv, lines to say), or (None, lines) when nothing changed.
+    adapters: whether base and candidate are reached through an adapter."""
     repo = os.path.abspath(repo)
     if not os.path.isdir(repo):
         raise BadInput("%s is not a directory; pass a git checkout of the project" % repo)
@@ -263,7 +275,8 @@ def plan(repo, base_ref, head=None):
         head_copy["path"], kind_label(head_copy), head_copy["version"],
         "" if base_copy["path"] == head_copy["path"] else ", %s (%s) in the base" % (
             base_copy["path"], base_copy["version"]), n))
-    argv = ["--base", spec_of(base_tree, base_copy), "--candidate", spec_of(head_tree, head_copy),
+    argv = ["--base", spec_of(base_tree, base_copy, adapters[0]),
+            "--candidate", spec_of(head_tree, head_copy, adapters[1]),
             "--source-root", head_tree]
     # Headers a copy includes by a path out of its folder: written into the
     # exports, and each side's folder searched, so "../zstd/xxhash.h" is found
@@ -298,7 +311,7 @@ def main(argv):
         if not base_ref:
             raise BadInput("no --base-ref: name the branch the change goes into "
                            "(e.g. --base-ref origin/main)")
-        sides, say = plan(args.repo, base_ref, args.head)
+        sides, say = plan(args.repo, base_ref, args.head, adapter_sides(gate_args))
     except BadInput as e:
         print("harness pr: %s" % e, file=sys.stderr)
         return EXIT_BAD_INPUT

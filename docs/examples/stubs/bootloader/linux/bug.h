@@ -1,0 +1,2 @@
+/* Stub of the boot loader header <linux/bug.h>: see boot_env.h. */
+#include "../boot_env.h"
