@@ -53,7 +53,10 @@ SUBJECT_UBSAN = ["-fsanitize-recover=undefined"]
 SANITIZER_ENV = {
     # runners (contracts, vectors, regress): a failed malloc is a result,
     # leaks are not what a runner judges.
-    "runner": {"ASAN_OPTIONS": "detect_leaks=0:allocator_may_return_null=1",
+    # symbolize=0: the report's frames are symbolized after the run, all
+    # crashes of a run in one llvm-symbolizer process (harness/symbolize.py),
+    # not one cold start in every crashing child.
+    "runner": {"ASAN_OPTIONS": "detect_leaks=0:allocator_may_return_null=1:symbolize=0",
                "UBSAN_OPTIONS": "print_stacktrace=0",
                # guard buffers announce themselves, so a fault is told as
                # "N bytes past the end of the input" (guard.h)

@@ -50,16 +50,18 @@ def ids(found, category):
 
 def test_default_scenario_with_fuzzing_passes_and_reports_fixes(tmp_path):
     # The README's `make gate` (kernel 6.1 -> upstream 1.9.4) with fuzzing
-    # on: every target, a 1-second campaign each, and the
-    # confirmation replays. No FAIL (issue 23: every FAIL must be a defect
-    # of the candidate; 6.1 -> 1.9.4 has none).
-    proc = gate(tmp_path, "--fuzz-time", "1")
+    # on: every target, a 1-second campaign each (--fuzz-target-min 1; the
+    # README's run gives each 10 s), one job (pytest runs two workers), and
+    # the confirmation replays. No FAIL (issue 23: every FAIL must be a
+    # defect of the candidate; 6.1 -> 1.9.4 has none).
+    proc = gate(tmp_path, "--fuzz-time", "1", "--fuzz-target-min", "1", "--jobs", "1")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     report = (tmp_path / "out" / "report.md").read_text()
     assert report.startswith("# lz4gate: PASS")
     assert "skipped on purpose** | coverage (--no-coverage)" in report
     assert re.search(r"\| fuzzing \| 1 s, \d+ job\(s\); seeds decode_differential \d+", report)
     assert "| FAIL | Lost fixes |" in report           # the policy, in the header
+    assert re.search(r"fuzz decode_differential \(1 s, 1 job", proc.stderr), proc.stderr
     # Upstream 1.9.4 has the three fixes Linux 6.1 lacks (docs/fix-history.md).
     first = findings(tmp_path)
     for case in ("KLZ4-GAP-17543", "KLZ4-GAP-HCLIM", "KLZ4-GAP-3520"):
@@ -93,6 +95,7 @@ def test_candidate_that_drops_a_fix_fails_names_it_and_is_deterministic(tmp_path
 def test_bad_input_exits_2_with_one_line(tmp_path):
     for args, words in ((["--candidate", "upstream:/nonexistent"], "does not exist"),
                         (["--fuzz-time", "-5"], "--fuzz-time"),
+                        (["--fuzz-target-min", "0"], "--fuzz-target-min"),
                         (["--jobs", "0"], "--jobs"),
                         (["--configs", "asan64,m68k"], "unknown configuration"),
                         (["--fuzz-targets", "nope"], "unknown fuzz target"),

@@ -33,6 +33,7 @@ import os
 import re
 import subprocess
 
+from harness import symbolize
 from harness.report.failure import ORACLE_RE, UB_RE, failure_of, report_of
 
 MAX_TRIES = 3        # symbolized replays per distinct stack whose smallest file passes
@@ -189,8 +190,12 @@ class CrashTriage:
         pending = [k for k in keys if self.stacks[k]["finding"] is None]
         while pending:
             reps = {self.stacks[k]["files"][tries[k]][1]: k for k in pending}
-            got = replay_each(self.binary, sorted(reps), self.env, self.timeout, self.prefix,
-                              self.jobs)
+            got = replay_each(self.binary, sorted(reps), without_symbols(self.env),
+                              self.timeout, self.prefix, self.jobs)
+            # symbolized here, every report of the pass in one batch
+            paths = sorted(got)
+            for path, text in zip(paths, symbolize.texts(got[p][1] for p in paths)):
+                got[path] = (got[path][0], text)
             pending = []
             for path, k in reps.items():
                 st = self.stacks[k]

@@ -3,10 +3,11 @@ corpora in the test suite and the gate, one crash file in triage."""
 import os
 import subprocess
 
-from harness import toolchain
+from harness import symbolize, toolchain
 from harness.errors import EXIT_FAIL, EXIT_OK, BadInput
 from harness.fuzzing.build import build, describe, not_applicable, subject_config
 from harness.fuzzing.campaign import say, seed_dir
+from harness.fuzzing.crash_triage import without_symbols
 from harness.fuzzing.environment import target_env
 from harness.paths import TOP
 from harness.report.failure import FAIL_RE, FAULT_RE, UBSAN_RE, failure_of
@@ -25,7 +26,7 @@ def replay(args):
             raise BadInput("no such file or directory: %s" % p)
     say(args, "replay: %s on %s [%s]: %s" % (args.target, describe(args), subject_config(args),
                                              " ".join(os.path.relpath(p, TOP) for p in paths)))
-    env = target_env(args, "replay")
+    env = without_symbols(target_env(args, "replay"))
     proc = subprocess.run(toolchain.run_argv(subject_config(args), [binary] + paths),
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           universal_newlines=True, errors="replace", env=env)
@@ -35,7 +36,7 @@ def replay(args):
         return EXIT_OK
     if proc.returncode == 2 and "replay:" in out and "failing input" not in out:
         raise BadInput(out.strip().splitlines()[-1])
-    lines = out.splitlines()
+    lines = symbolize.texts([out])[0].splitlines()
     keep = [l for l in lines if FAIL_RE.search(l) or "failing input" in l or
             UBSAN_RE.search(l) or FAULT_RE.search(l)]
     print("replay: FAILED (%s on %s)" % (args.target, describe(args)))
@@ -44,8 +45,9 @@ def replay(args):
     return EXIT_FAIL
 
 def replay_one(args, binary, path):
-    """Run the replay binary on one file: None if it passes, else failure_of."""
-    env = target_env(args, "replay")
+    """Run the replay binary on one file: None if it passes, else failure_of
+    (the report symbolized after the run: harness/symbolize.py)."""
+    env = without_symbols(target_env(args, "replay"))
     try:
         proc = subprocess.run(toolchain.run_argv(subject_config(args), [binary, path]),
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -57,4 +59,4 @@ def replay_one(args, binary, path):
         return None
     if proc.returncode == 2 and "replay:" in proc.stdout and "failing input" not in proc.stdout:
         raise BadInput(proc.stdout.strip().splitlines()[-1])
-    return failure_of(proc.stdout)
+    return failure_of(symbolize.texts([proc.stdout])[0])

@@ -22,7 +22,7 @@ Stages (each prints a progress line and its own time):
   4. compare   compressed size and speed, base vs candidate (-O2 builds)
   5. replay    the fuzz seed corpora on the candidate (and the pair target)
   6. fuzz      differential fuzzing for --fuzz-time seconds in all, split over
-               the targets; campaigns keep going past findings and report each
+               the targets (each at least --fuzz-target-min, 10 s); campaigns keep going past findings and report each
                distinct one (de-duplicated by signature) with a count and a
                reproducer
   7. coverage  gcovr over the candidate's sources, from contracts + regression runs
@@ -105,6 +105,10 @@ def parser():
     project.add_arguments(ap, ("", "base", "candidate"))   # project:DIR sides
     ap.add_argument("--fuzz-time", type=int, default=60, metavar="S",
                     help="seconds of fuzzing in all (0: no fuzzing; default 60)")
+    ap.add_argument("--fuzz-target-min", type=int, default=10, metavar="S",
+                    help="the least time each fuzz target gets when --fuzz-time is split "
+                         "(default 10: a campaign's start and corpus load take seconds; "
+                         "a smoke run may take 1)")
     ap.add_argument("--fuzz-seed", type=int, default=None, metavar="N",
                     help="libFuzzer's -seed base (default: derived from both subjects' "
                          "identities; each target adds its own offset; the report prints "
@@ -147,6 +151,8 @@ def parser():
 def parse(argv):
     """The checked options; BadInput (exit 2) for any bad value."""
     a = parser().parse_args(argv)
+    if a.fuzz_target_min < 1:
+        raise BadInput("--fuzz-target-min must be at least 1, not %d" % a.fuzz_target_min)
     if a.fuzz_time < 0:
         raise BadInput("--fuzz-time must be 0 (no fuzzing) or positive, not %d" % a.fuzz_time)
     if a.jobs < 1:

@@ -11,6 +11,7 @@ from harness import atomic
 from harness.errors import BadInput
 from harness.fuzzing import campaign, findings
 from harness.fuzzing.build import build as build_target, not_applicable
+from harness.fuzzing.crash_triage import without_symbols
 from harness.fuzzing.environment import target_env
 from harness.fuzzing.targets import PAIR_TARGET
 from harness.paths import BUILD, TOP
@@ -172,9 +173,10 @@ class Gate:
             binary = build_target(a)
             files = self.replay_files(t)
             env = target_env(a, "replay")
+            # pass or fail only (its failures are triaged below, symbolized)
             proc = subprocess.run([binary] + files, stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, universal_newlines=True,
-                                  errors="replace", env=env)
+                                  errors="replace", env=without_symbols(env))
             self.fuzz_log.append("replay %s: exit %d\n%s" % (t, proc.returncode,
                                                              proc.stdout[-2000:]))
             if proc.returncode == 0:
@@ -212,7 +214,7 @@ class Gate:
 
     def run_fuzz(self):
         targets = self.applicable_targets()
-        per = max(10, self.opts.fuzz_time // max(1, len(targets)))
+        per = max(self.opts.fuzz_target_min, self.opts.fuzz_time // max(1, len(targets)))
         for t in targets:
             seed = self.fuzz_seed(t)
             self.seeds.append((t, seed))

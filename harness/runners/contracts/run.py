@@ -7,7 +7,7 @@ known findings."""
 import os
 import subprocess
 
-from harness import toolchain
+from harness import symbolize, toolchain
 from harness.errors import BadInput
 from harness.paths import CORPUS
 from harness.report import known, records
@@ -48,8 +48,9 @@ def run_contracts(spec, config, patches=(), quiet=False, vectors=True, docs=None
         if proc.returncode != 0:
             raise BadInput("%s runner for %s [%s] stopped: %s" % (
                 name, spec, config, (proc.stderr.strip().splitlines() or ["?"])[-1]))
-        recs += [known.classify(r, docs) for r in
-                 records.read_jsonl(proc.stdout, config=config, spec=spec, identity=identity)]
+        found = symbolize.records(records.read_jsonl(proc.stdout, config=config, spec=spec,
+                                                     identity=identity))
+        recs += [known.classify(r, docs) for r in found]
     return recs
 
 

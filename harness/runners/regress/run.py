@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 
-from harness import toolchain
+from harness import symbolize, toolchain
 from harness.errors import CaseError
 from harness.fuzzing import build as fuzz_build
 from harness.report.failure import ORACLE_RE, first_sanitizer_line, report_of
@@ -91,7 +91,7 @@ def run_fuzz_test(test, spec, config, patches, timeout, kw=None):
                                   errors="replace", env=env, timeout=timeout)
         except subprocess.TimeoutExpired:
             return {"verdict": "TIMEOUT", "evidence": "no result after %d s" % timeout}
-    text = proc.stdout
+    text = proc.stdout if proc.returncode == 0 else symbolize.texts([proc.stdout])[0]
     if proc.returncode == 0:
         return {"verdict": "pass", "evidence": "", "ubsan": ubsan_line(text)}
     if proc.returncode == 2 and "replay:" in text and "failing input" not in text:
@@ -173,6 +173,7 @@ def run_batch(program, config, jobs):
             printed = []
         else:
             printed.append(line)
+    symbolize.records(list(out.values()))      # the runner's reports, in one batch
     missing = [k for k, _, _ in jobs if k not in out]
     if missing:
         raise CaseError("the regression runner (%s) stopped before test %s (exit status %d): %s"
