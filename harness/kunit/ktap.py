@@ -1,12 +1,14 @@
-"""Reading KTAP v1 (the output of `tools/testing/kunit/kunit.py run
---raw_output`, or a kernel log holding it) back into lz4gate records.
+"""Reading KTAP v1 (what the kernel tree's `kunit.py run --raw_output`
+prints, or a kernel log holding it) back into lz4gate records.
 
 The generated suite (emit.py) names each KUnit case by a regression case's
 id and each of its parameters "tc N" (the test's tcId), so a result line
 nested in case ID reads back as {"case": ID, "tcId": N, "status": ...}. A
 case without parameter lines (it failed before its first row) gives one
-record with tcId None. Statuses are PASS, FAIL, SKIP; the message is the
-SKIP reason, or the diagnostic lines ("# ...") before a failed result.
+record with tcId None; so does a case whose output ends before its result
+line (a crash), as a FAIL after the rows it printed. Statuses are PASS,
+FAIL, SKIP; the message is the SKIP reason, or the diagnostic lines before
+a failed result.
 """
 import re
 
@@ -14,6 +16,7 @@ import re
 RESULT = re.compile(r"^(not ok|ok)\s+(\d+)(?:\s+-)?(?:\s+([^#]*?))?\s*(?:#\s*(.*))?$")
 SUBTEST = re.compile(r"^#\s*Subtest:\s*(.*?)\s*$")
 VERSION = re.compile(r"^(KTAP|TAP) version (\d+)")
+PLAN = re.compile(r"^\d+\.\.\d+")
 TC = re.compile(r"^tc\s+(\d+)$")
 # Prefixes a kernel log puts before each line ("[    0.5] ", "<6>").
 LOG_PREFIX = re.compile(r"^(?:<\d+>)?(?:\[\s*\d+\.\d+\]\s?)?")
@@ -38,43 +41,48 @@ def status_of(ok, directive):
 def parse(text):
     """The KTAP tree: a list of result nodes {name, number, status, message,
     children}. Nesting is by indentation (4 spaces a level): the lines of a
-    subtest, its results and diagnostics, come before its own result line,
-    one level deeper."""
-    stack = []   # stack[d]: results and pending diagnostics at depth d
-
-    def level(depth):
-        while len(stack) <= depth:
-            stack.append({"children": [], "diag": []})
-        return stack[depth]
+    subtest come before its own result line, one level deeper. Any other
+    line (a "# ..." diagnostic, the text of a failed expectation) is kept
+    for the next result at its level or above."""
+    stack = []     # stack[d]: the results at depth d not yet claimed by a parent
+    pending = []   # (depth, line) of the diagnostics not yet claimed
+    names = {}     # depth -> the name of the subtest whose lines are there
 
     for raw in text.splitlines():
         line = LOG_PREFIX.sub("", raw.rstrip("\r\n"))
         stripped = line.strip()
-        if not stripped or VERSION.match(stripped) or SUBTEST.match(stripped):
-            continue
         depth = (len(line) - len(line.lstrip(" "))) // 4
+        m = SUBTEST.match(stripped)
+        if m:
+            names[depth] = m.group(1)
+            continue
+        if not stripped or VERSION.match(stripped) or PLAN.match(stripped):
+            continue
         r = result_line(stripped)
-        if r:
-            ok, number, name, directive = r
-            parent = level(depth)
-            children, diag = [], []
-            while len(stack) > depth + 1:   # deeper levels are its subtests
-                inner = stack.pop()
-                children = inner["children"] + children
-                diag = inner["diag"] + diag
-            status, reason = status_of(ok, directive)
-            msg = reason if status == "SKIP" else (
-                "\n".join(parent["diag"] + diag) if status == "FAIL" else "")
-            parent["children"].append({"name": name, "number": number, "status": status,
-                                       "message": msg.strip(), "children": children})
-            parent["diag"] = []
-        elif stripped.startswith("#"):
-            level(depth)["diag"].append(stripped.lstrip("#").strip())
-    # A run cut short (a crash mid-suite) leaves levels open: keep their results.
-    top = []
-    for lv in stack:
-        top += lv["children"]
-    return top
+        if not r:
+            pending.append((depth, stripped.lstrip("#").strip()))
+            continue
+        ok, number, name, directive = r
+        while len(stack) <= depth:
+            stack.append([])
+        children = []
+        while len(stack) > depth + 1:   # the deeper levels are its subtests
+            children = stack.pop() + children
+        mine = [t for d, t in pending if d >= depth]
+        pending = [(d, t) for d, t in pending if d < depth]
+        status, reason = status_of(ok, directive)
+        msg = reason if status == "SKIP" else ("\n".join(mine) if status == "FAIL" else "")
+        stack[depth].append({"name": name, "number": number, "status": status,
+                             "message": msg.strip(), "children": children})
+    # A run cut short (a crash mid-suite) leaves levels open: each becomes a
+    # failed node of the subtest it belongs to, marked incomplete.
+    while len(stack) > 1:
+        depth = len(stack) - 1
+        children = stack.pop()
+        stack[-1].append({"name": names.get(depth, "?"), "number": None, "status": "FAIL",
+                          "message": "the output ends before this test's result line",
+                          "children": children, "incomplete": True})
+    return stack[0] if stack else []
 
 
 def records(text, suite=None):
@@ -87,11 +95,11 @@ def records(text, suite=None):
             continue
         for case in node["children"] or []:
             rows = [c for c in case["children"] if TC.match(c["name"])]
-            if not rows:
-                out.append({"suite": node["name"], "case": case["name"], "tcId": None,
-                            "status": case["status"], "message": case["message"]})
             for row in rows:
                 out.append({"suite": node["name"], "case": case["name"],
                             "tcId": int(TC.match(row["name"]).group(1)),
                             "status": row["status"], "message": row["message"]})
+            if not rows or case.get("incomplete"):
+                out.append({"suite": node["name"], "case": case["name"], "tcId": None,
+                            "status": case["status"], "message": case["message"]})
     return out
