@@ -2,6 +2,7 @@
 (suite_runtime.c), one data table per regression case, the suite. Same
 cases in, same bytes out: no dates, no paths of this machine."""
 import os
+import textwrap
 
 from harness.kunit import model
 
@@ -34,13 +35,28 @@ def comment_text(text):
     return str(text).replace("*/", "* /")
 
 
+def block_comment(lines, width=90):
+    """A kernel-style block comment of the given lines, each wrapped."""
+    out = ["/*"]
+    for line in lines:
+        wrapped = textwrap.wrap(comment_text(line), width - 3, subsequent_indent="  ",
+                                break_long_words=False, break_on_hyphens=False)
+        out += [" * " + w for w in wrapped] or [" *"]
+    return out + [" */"]
+
+
+def one_line_comment(text, width=96):
+    text = comment_text(text)
+    return ["/* %s */" % text] if len(text) + 6 <= width else block_comment([text])
+
+
 def byte_array(name, data):
     if len(data) > MAX_BYTES:
         raise ValueError("%s: %d literal bytes; larger than the suite embeds" % (name, len(data)))
     lines = ["static const u8 %s[] = {" % name]
     for i in range(0, len(data), PER_LINE):
         lines.append("\t" + " ".join("0x%02x," % b for b in data[i:i + PER_LINE]))
-    lines.append("};")
+    lines += ["};", ""]
     return lines
 
 
@@ -57,7 +73,7 @@ def blob_tables(prefix, segs):
             items.append("\tKLZ4_BYTES(%s)," % arr)
         else:
             items.append("\tKLZ4_RUN(0x%02x, %d)," % (seg[1], seg[2]))
-    decls += ["static const struct klz4_seg %s[] = {" % prefix] + items + ["};"]
+    decls += ["static const struct klz4_seg %s[] = {" % prefix] + items + ["};", ""]
     return decls, "KLZ4_BLOB(%s)" % prefix
 
 
@@ -65,7 +81,7 @@ def row_init(row, blobs):
     """The initializer of one struct klz4_row."""
     fields = [".tc_id = %d" % row["tcId"]]
     if "skip" in row:
-        fields += [".entry = KLZ4_SKIP", ".skip = %s" % c_string(row["skip"])]
+        fields += [".entry = KLZ4_SKIP", ".skip =\n\t\t\t%s" % c_string(row["skip"])]
     else:
         fields.append(".entry = %s" % row["entry"])
     if row["bits"]:
@@ -88,11 +104,10 @@ def row_init(row, blobs):
 
 def case_block(case, rows):
     name = model.c_name(case["id"])
-    out = ["", "/* %s: %s */" % (case["id"], comment_text(case["title"]))]
-    for row in rows:
-        if "skip" in row:
-            out.append("/* %s tc %d skipped: %s */" % (case["id"], row["tcId"],
-                                                      comment_text(row["skip"])))
+    out = [""] + one_line_comment("%s: %s" % (case["id"], case["title"]))
+    skipped = ["tc %d skipped: %s" % (row["tcId"], row["skip"]) for row in rows if "skip" in row]
+    if skipped:
+        out += block_comment(skipped)
     table, blobs_of = [], []
     for row in rows:
         blobs = {}
@@ -105,8 +120,7 @@ def case_block(case, rows):
     table.append("static const struct klz4_row %s_rows[] = {" % name)
     for row, blobs in zip(rows, blobs_of):
         table += row_init(row, blobs)
-    table.append("};")
-    table.append("KUNIT_ARRAY_PARAM(%s, %s_rows, klz4_row_desc);" % (name, name))
+    table += ["};", "", "KUNIT_ARRAY_PARAM(%s, %s_rows, klz4_row_desc);" % (name, name)]
     return out + table
 
 
@@ -122,9 +136,8 @@ def generate(cases_dir=None, log=None):
         runtime = f.read()
     # The runtime's own file comment describes it in lz4gate; not in the suite.
     out.append(runtime.split("*/\n", 1)[1].rstrip("\n"))
-    out += ["", "/*", " * Cases not in this suite:"]
-    out += [" *   %s: %s" % (cid, comment_text(reason)) for cid, reason in excluded]
-    out.append(" */")
+    out += [""] + block_comment(["Cases not in this suite:"] +
+                                ["%s: %s" % (cid, reason) for cid, reason in excluded])
     for case, rows in included:
         out += case_block(case, rows)
     out += ["", "static struct kunit_case klz4_cases[] = {"]
@@ -134,7 +147,7 @@ def generate(cases_dir=None, log=None):
             "static struct kunit_suite klz4_suite = {",
             "\t.name = %s," % c_string(SUITE_NAME),
             "\t.test_cases = klz4_cases,",
-            "};", "kunit_test_suite(klz4_suite);", "",
+            "};", "", "kunit_test_suite(klz4_suite);", "",
             'MODULE_DESCRIPTION("lz4gate regression cases for lib/lz4");',
             'MODULE_LICENSE("GPL");', ""]
     if log:

@@ -9,8 +9,10 @@
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
-/* unlz4() lives in lib/decompress_unlz4.c, a lib-y object: only a
- * built-in suite can link it. */
+/*
+ * unlz4() lives in lib/decompress_unlz4.c, a lib-y object: only a
+ * built-in suite can link it.
+ */
 #if IS_ENABLED(CONFIG_DECOMPRESS_LZ4) && IS_BUILTIN(CONFIG_LZ4_KUNIT_TEST)
 #include <linux/decompress/unlz4.h>
 #define KLZ4_HAVE_UNLZ4 1
@@ -182,15 +184,16 @@ static int klz4_call_decoder(const struct klz4_row *row, const u8 *src, u8 *dst,
 {
 	switch (row->entry) {
 	case KLZ4_DECOMPRESS_SAFE:
-		return LZ4_decompress_safe(KLZ4_CSRC(src), KLZ4_DST(dst), row->src_size, row->capacity);
+		return LZ4_decompress_safe(KLZ4_CSRC(src), KLZ4_DST(dst), row->src_size,
+					   row->capacity);
 	case KLZ4_DECOMPRESS_SAFE_PARTIAL:
-		return LZ4_decompress_safe_partial(KLZ4_CSRC(src), KLZ4_DST(dst), row->src_size, row->target,
-						   row->capacity);
+		return LZ4_decompress_safe_partial(KLZ4_CSRC(src), KLZ4_DST(dst), row->src_size,
+						   row->target, row->capacity);
 	case KLZ4_DECOMPRESS_FAST:
 		return LZ4_decompress_fast(KLZ4_CSRC(src), KLZ4_DST(dst), row->original);
 	default:
-		return LZ4_decompress_safe_usingDict(KLZ4_CSRC(src), KLZ4_DST(dst), row->src_size, row->capacity,
-						     KLZ4_CSRC(dict), dict_len);
+		return LZ4_decompress_safe_usingDict(KLZ4_CSRC(src), KLZ4_DST(dst), row->src_size,
+						     row->capacity, KLZ4_CSRC(dict), dict_len);
 	}
 }
 
@@ -240,12 +243,14 @@ static int klz4_call_compressor(const struct klz4_row *row, const u8 *src, u8 *d
 {
 	switch (row->entry) {
 	case KLZ4_COMPRESS_DEFAULT:
-		return LZ4_compress_default(KLZ4_CSRC(src), KLZ4_DST(dst), row->src_size, cap, wrkmem);
+		return LZ4_compress_default(KLZ4_CSRC(src), KLZ4_DST(dst), row->src_size, cap,
+					    wrkmem);
 	case KLZ4_COMPRESS_FAST:
-		return LZ4_compress_fast(KLZ4_CSRC(src), KLZ4_DST(dst), row->src_size, cap, row->acceleration,
-					 wrkmem);
+		return LZ4_compress_fast(KLZ4_CSRC(src), KLZ4_DST(dst), row->src_size, cap,
+					 row->acceleration, wrkmem);
 	case KLZ4_COMPRESS_HC:
-		return LZ4_compress_HC(KLZ4_CSRC(src), KLZ4_DST(dst), row->src_size, cap, row->level, wrkmem);
+		return LZ4_compress_HC(KLZ4_CSRC(src), KLZ4_DST(dst), row->src_size, cap,
+				       row->level, wrkmem);
 	default:
 		return LZ4_compress_destSize(KLZ4_CSRC(src), KLZ4_DST(dst), consumed, cap, wrkmem);
 	}
@@ -274,7 +279,8 @@ static bool klz4_compress_once(struct kunit *test, const struct klz4_row *row,
 	if (r > 0) {
 		d = LZ4_decompress_safe(KLZ4_CSRC(dst), KLZ4_DST(back), r, consumed);
 		if (d != consumed || memcmp(back, data, consumed)) {
-			KUNIT_FAIL(test, "tc %u: capacity %d: %d-byte block does not decode to the input (%d)",
+			KUNIT_FAIL(test,
+				   "tc %u: capacity %d: %d-byte block does not decode to the input (%d)",
 				   row->tc_id, cap, r, d);
 			goto out;
 		}
@@ -307,7 +313,7 @@ out:
 }
 
 #ifdef KLZ4_HAVE_UNLZ4
-/* unlz4()'s callbacks take no context: one call at a time, through these. */
+/* The callbacks of unlz4() take no context: one call at a time, through these. */
 static u8 *klz4_flushed;
 static size_t klz4_flushed_len, klz4_flush_room;
 static const u8 *klz4_fill_src;
@@ -364,7 +370,8 @@ static void klz4_unlz4(struct kunit *test, const struct klz4_row *row)
 		KUNIT_FAIL(test, "tc %u: returned %d, pos %ld", row->tc_id, r, pos);
 	else if (want && (klz4_flushed_len != want_len ||
 			  memcmp(klz4_flushed, want, want_len)))
-		KUNIT_FAIL(test, "tc %u: returned %d but flushed %zu bytes that differ from the expected %zu",
+		KUNIT_FAIL(test,
+			   "tc %u: returned %d but flushed %zu bytes that differ from the expected %zu",
 			   row->tc_id, r, klz4_flushed_len, want_len);
 out:
 	vfree(klz4_flushed);
