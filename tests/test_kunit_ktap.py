@@ -96,6 +96,27 @@ def test_a_run_cut_short_keeps_what_it_printed():
         ("KLZ4-PARTIAL-OFFSET0", None, "FAIL", "the output ends before this test's result line")]
 
 
+BOOT = """\
+KTAP version 1
+1..1
+    KTAP version 1
+    # Subtest: lz4gate
+    1..1
+        KTAP version 1
+        # Subtest: %s
+%s"""
+
+
+def test_a_crash_before_the_first_row_and_one_boot_per_case():
+    # kunit.py --run_isolated=test: one document per boot; the first boot
+    # panics in its case's first row, the second one completes.
+    crashed = BOOT % ("KLZ4-FAST", "Kernel panic - not syncing: Segfault with no mm\n")
+    done = BOOT % ("ULZ4-SVN-r9", "        ok 1 tc 1\n    ok 1 ULZ4-SVN-r9\nok 1 lz4gate\n")
+    assert short(ktap.records(crashed + done)) == [
+        ("KLZ4-FAST", None, "FAIL", "the output ends before this test's result line"),
+        ("ULZ4-SVN-r9", 1, "PASS", "")]
+
+
 def test_tap13_dash_and_todo():
     text = "TAP version 13\n1..1\n    # Subtest: s\n    1..2\n    ok 1 - a\n" \
            "    not ok 2 - b # TODO later\nok 1 - s\n"

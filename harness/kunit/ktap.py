@@ -44,9 +44,19 @@ def parse(text):
     subtest come before its own result line, one level deeper. Any other
     line (a "# ..." diagnostic, the text of a failed expectation) is kept
     for the next result at its level or above."""
-    stack = []     # stack[d]: the results at depth d not yet claimed by a parent
+    stack = [[]]   # stack[d]: the results at depth d not yet claimed by a parent
     pending = []   # (depth, line) of the diagnostics not yet claimed
     names = {}     # depth -> the name of the subtest whose lines are there
+
+    def close_open_levels():
+        # A run cut short (a crash) leaves levels open: each becomes a
+        # failed node of the subtest it belongs to, marked incomplete.
+        while len(stack) > 1:
+            depth = len(stack) - 1
+            children = stack.pop()
+            stack[-1].append({"name": names.get(depth, "?"), "number": None, "status": "FAIL",
+                              "message": "the output ends before this test's result line",
+                              "children": children, "incomplete": True})
 
     for raw in text.splitlines():
         line = LOG_PREFIX.sub("", raw.rstrip("\r\n"))
@@ -55,6 +65,11 @@ def parse(text):
         m = SUBTEST.match(stripped)
         if m:
             names[depth] = m.group(1)
+            while len(stack) <= depth:   # its level exists before its first result
+                stack.append([])
+            continue
+        if VERSION.match(stripped) and depth == 0:
+            close_open_levels()   # a new document (another boot) starts
             continue
         if not stripped or VERSION.match(stripped) or PLAN.match(stripped):
             continue
@@ -74,15 +89,8 @@ def parse(text):
         msg = reason if status == "SKIP" else ("\n".join(mine) if status == "FAIL" else "")
         stack[depth].append({"name": name, "number": number, "status": status,
                              "message": msg.strip(), "children": children})
-    # A run cut short (a crash mid-suite) leaves levels open: each becomes a
-    # failed node of the subtest it belongs to, marked incomplete.
-    while len(stack) > 1:
-        depth = len(stack) - 1
-        children = stack.pop()
-        stack[-1].append({"name": names.get(depth, "?"), "number": None, "status": "FAIL",
-                          "message": "the output ends before this test's result line",
-                          "children": children, "incomplete": True})
-    return stack[0] if stack else []
+    close_open_levels()
+    return stack[0]
 
 
 def records(text, suite=None):
