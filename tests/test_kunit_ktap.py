@@ -3,11 +3,17 @@ the shape kunit.py run --raw_output prints for the generated suite: pass,
 fail with its diagnostics, skip with its reason, nested parameters, a kernel
 log's prefixes, a run cut short, and the records the command prints."""
 import json
+import os
 
 import pytest
 
-from conftest import harness
-from harness.kunit import ktap
+from conftest import TOP, harness
+from harness.kunit import ktap, model
+
+# KTAP of the generated suite on linux-source-6.12 under UML (x86-64), one
+# boot per case (kunit.py --run_isolated=test), reduced to its KTAP lines and
+# the two lines of each panic: python3 -m harness kunit --kernel, 2026-12-06.
+RECORDED = os.path.join(TOP, "tests", "data", "kunit-linux-6.12-uml.ktap")
 
 SAMPLE = """\
 KTAP version 1
@@ -111,10 +117,14 @@ def test_a_crash_before_the_first_row_and_one_boot_per_case():
     # kunit.py --run_isolated=test: one document per boot; the first boot
     # panics in its case's first row, the second one completes.
     crashed = BOOT % ("KLZ4-FAST", "Kernel panic - not syncing: Segfault with no mm\n")
-    done = BOOT % ("ULZ4-SVN-r9", "        ok 1 tc 1\n    ok 1 ULZ4-SVN-r9\nok 1 lz4gate\n")
-    assert short(ktap.records(crashed + done)) == [
-        ("KLZ4-FAST", None, "FAIL", "the output ends before this test's result line"),
-        ("ULZ4-SVN-r9", 1, "PASS", "")]
+    done = BOOT % ("ULZ4-SVN-r9", "    # ULZ4-SVN-r9: EXPECTATION FAILED at x.c:1\n"
+                   "tc 1: returned 3\n        not ok 1 tc 1\n    not ok 1 ULZ4-SVN-r9\n"
+                   "not ok 1 lz4gate\n")
+    noisy = done.replace("    1..1\n", "    1..1\nrandom: crng init done\n")
+    assert short(ktap.records(crashed + noisy)) == [
+        ("KLZ4-FAST", None, "FAIL", "the output ends before this test's result line; "
+         "Kernel panic - not syncing: Segfault with no mm"),
+        ("ULZ4-SVN-r9", 1, "FAIL", "ULZ4-SVN-r9: EXPECTATION FAILED at x.c:1\ntc 1: returned 3")]
 
 
 def test_tap13_dash_and_todo():
@@ -135,3 +145,28 @@ def test_the_command_prints_records(tmp_path):
     assert proc.returncode == 0, proc.stderr
     recs = [json.loads(line) for line in proc.stdout.splitlines()]
     assert short(recs) == WANT
+
+
+def test_the_recorded_uml_run():
+    with open(RECORDED) as f:
+        recs = ktap.records(f.read(), suite="lz4gate")
+    cases = {case["id"]: rows for case, rows in model.suite()[0]}
+    assert {r["case"] for r in recs} <= set(cases)
+    statuses = {}
+    for r in recs:
+        statuses[r["status"]] = statuses.get(r["status"], 0) + 1
+    assert statuses == {"PASS": 107, "FAIL": 18, "SKIP": 102}
+    # Two cases panic UML in LZ4_decompress_fast (the trusted-input decoder
+    # reading before its output); their rows are lost, the case fails.
+    crashed = [r for r in recs if r["tcId"] is None]
+    assert [(r["case"], r["status"]) for r in crashed] == [("KLZ4-FAST", "FAIL"),
+                                                            ("ULZ4-2022-FASTBOUND", "FAIL")]
+    assert all("LZ4_decompress_fast" in r["message"] for r in crashed)
+    fails = {(r["case"], r["tcId"]) for r in recs if r["status"] == "FAIL" and r["tcId"]}
+    assert ("KLZ4-GAP-17543", 1) in fails and ("ULZ4-2019-PARTIAL", 2) in fails
+    # A row's message is its expectation and text, no boot noise before it.
+    assert all(r["message"].splitlines() == [
+        r["message"].splitlines()[0], r["message"].splitlines()[-1]]
+        and r["message"].startswith(r["case"] + ": EXPECTATION FAILED at lib/lz4/lz4_kunit.c:")
+        and r["message"].splitlines()[-1].startswith("tc %d: " % r["tcId"])
+        for r in recs if r["status"] == "FAIL" and r["tcId"])

@@ -16,6 +16,9 @@ import re
 RESULT = re.compile(r"^(not ok|ok)\s+(\d+)(?:\s+-)?(?:\s+([^#]*?))?\s*(?:#\s*(.*))?$")
 SUBTEST = re.compile(r"^#\s*Subtest:\s*(.*?)\s*$")
 VERSION = re.compile(r"^(KTAP|TAP) version (\d+)")
+# Attributes KUnit prints in a suite's header, no diagnostics.
+ATTRIBUTE = re.compile(r"^(module|is_init|speed): ")
+CRASH = re.compile(r"Kernel panic|BUG:|Oops|RIP:")
 PLAN = re.compile(r"^\d+\.\.\d+")
 TC = re.compile(r"^tc\s+(\d+)$")
 # Prefixes a kernel log puts before each line ("[    0.5] ", "<6>").
@@ -42,21 +45,25 @@ def parse(text):
     """The KTAP tree: a list of result nodes {name, number, status, message,
     children}. Nesting is by indentation (4 spaces a level): the lines of a
     subtest come before its own result line, one level deeper. Any other
-    line (a "# ..." diagnostic, the text of a failed expectation) is kept
-    for the next result at its level or above."""
+    line since the last result or subtest header (a "# ..." diagnostic, the
+    text of a failed expectation, kernel messages) is the message of the
+    next result line if that one fails."""
     stack = [[]]   # stack[d]: the results at depth d not yet claimed by a parent
     pending = []   # (depth, line) of the diagnostics not yet claimed
     names = {}     # depth -> the name of the subtest whose lines are there
 
     def close_open_levels():
         # A run cut short (a crash) leaves levels open: each becomes a
-        # failed node of the subtest it belongs to, marked incomplete.
+        # failed node of the subtest it belongs to, marked incomplete, with
+        # the lines of the crash that say where.
+        crash = [t for _, t in pending if CRASH.search(t)][:3]
+        message = "; ".join(["the output ends before this test's result line"] + crash)
         while len(stack) > 1:
             depth = len(stack) - 1
             children = stack.pop()
             stack[-1].append({"name": names.get(depth, "?"), "number": None, "status": "FAIL",
-                              "message": "the output ends before this test's result line",
-                              "children": children, "incomplete": True})
+                              "message": message, "children": children, "incomplete": True})
+        del pending[:]
 
     for raw in text.splitlines():
         line = LOG_PREFIX.sub("", raw.rstrip("\r\n"))
@@ -65,6 +72,7 @@ def parse(text):
         m = SUBTEST.match(stripped)
         if m:
             names[depth] = m.group(1)
+            del pending[:]   # what came before belongs to no result of it
             while len(stack) <= depth:   # its level exists before its first result
                 stack.append([])
             continue
@@ -83,8 +91,10 @@ def parse(text):
         children = []
         while len(stack) > depth + 1:   # the deeper levels are its subtests
             children = stack.pop() + children
-        mine = [t for d, t in pending if d >= depth]
-        pending = [(d, t) for d, t in pending if d < depth]
+        # KUnit prints a failure one level up and its text at column 0:
+        # every line since the previous result belongs to this one.
+        mine = [t for _, t in pending if not ATTRIBUTE.match(t)]
+        pending = []
         status, reason = status_of(ok, directive)
         msg = reason if status == "SKIP" else ("\n".join(mine) if status == "FAIL" else "")
         stack[depth].append({"name": name, "number": number, "status": status,
