@@ -147,7 +147,8 @@ def generate(cases_dir=None, log=None):
             "static struct kunit_suite klz4_suite = {",
             "\t.name = %s," % c_string(SUITE_NAME),
             "\t.test_cases = klz4_cases,",
-            "};", "", "kunit_test_suite(klz4_suite);", "",
+            "};", "", "#ifdef KLZ4_HAVE_UNLZ4", "kunit_test_init_section_suite(klz4_suite);",
+            "#else", "kunit_test_suite(klz4_suite);", "#endif", "",
             'MODULE_DESCRIPTION("lz4gate regression cases for lib/lz4");',
             'MODULE_LICENSE("GPL");', ""]
     if log:

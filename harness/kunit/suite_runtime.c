@@ -10,8 +10,8 @@
 #include <linux/vmalloc.h>
 
 /*
- * unlz4() lives in lib/decompress_unlz4.c, a lib-y object: only a
- * built-in suite can link it.
+ * unlz4() lives in lib/decompress_unlz4.c, a lib-y object of the init
+ * section: only a built-in suite can link it, and only at boot.
  */
 #if IS_ENABLED(CONFIG_DECOMPRESS_LZ4) && IS_BUILTIN(CONFIG_LZ4_KUNIT_TEST)
 #include <linux/decompress/unlz4.h>
@@ -343,7 +343,11 @@ static void klz4_unlz4_error(char *msg)
 	pr_info("lz4gate unlz4 error: %s\n", msg);
 }
 
-static void klz4_unlz4(struct kunit *test, const struct klz4_row *row)
+/*
+ * unlz4() is __init: it is only called while the kernel boots, since the
+ * suite is then an init-section suite (see the end of the file).
+ */
+static void __ref klz4_unlz4(struct kunit *test, const struct klz4_row *row)
 {
 	size_t in_len = klz4_blob_size(&row->input);
 	size_t want_len = klz4_blob_size(&row->output);
