@@ -61,6 +61,7 @@ struct kunit_suite {
 KERNEL_H = r"""
 #ifndef STUB_LINUX_KERNEL_H
 #define STUB_LINUX_KERNEL_H
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -69,6 +70,7 @@ KERNEL_H = r"""
 #include <string.h>
 typedef uint8_t u8;
 typedef uint32_t u32;
+typedef uint64_t u64;
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define max(a, b) ((a) > (b) ? (a) : (b))
 #define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
@@ -84,6 +86,7 @@ typedef uint32_t u32;
 VMALLOC_H = r"""
 #include <stdlib.h>
 #define vmalloc(n) malloc(n)
+#define vzalloc(n) calloc(1, n)
 #define vfree(p) free(p)
 """
 
@@ -153,18 +156,31 @@ int klz4_stub_decompress_safe_usingDict(const char *s, char *d, int n, int cap,
 MAIN = r"""
 #include <kunit/test.h>
 extern struct kunit_suite *stub_suite;
-int main(void)
+/* Arguments: the cases to run (all without). */
+static int chosen(const char *name, int argc, char **argv)
+{
+	int i;
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], name))
+			return 1;
+	return argc < 2;
+}
+
+int main(int argc, char **argv)
 {
 	struct kunit_case *c;
 	int ncases = 0, i = 0;
 	for (c = stub_suite->test_cases; c->run_case; c++)
-		ncases++;
+		ncases += chosen(c->name, argc, argv);
 	printf("KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: %s\n    1..%d\n",
 	       stub_suite->name, ncases);
 	for (c = stub_suite->test_cases; c->run_case; c++) {
 		char desc[KUNIT_PARAM_DESC_SIZE];
+		if (!chosen(c->name, argc, argv))
+			continue;
 		const void *p = NULL;
 		int n = 0, case_failed = 0;
+
 		printf("        KTAP version 1\n        # Subtest: %s\n", c->name);
 		while ((p = c->generate_params(p, desc)) != NULL) {
 			struct kunit t = { .name = c->name, .param_value = p };
@@ -181,6 +197,37 @@ int main(void)
 	}
 	printf("ok 1 %s\n", stub_suite->name);
 	return 0;
+}
+"""
+
+# The suite's generated data against the regression runner's
+# (harness/runners/common/testdata.c): the same bytes for every kind.
+GEN_CHECK = r"""
+#include "lz4_kunit.c"
+#include "testdata.h"
+int main(void)
+{
+	static const struct { const char *name; enum klz4_gen kind; } kinds[] = {
+		{ "random", KLZ4_RANDOM }, { "text", KLZ4_TEXT }, { "mixed", KLZ4_MIXED },
+		{ "unique", KLZ4_UNIQUE },
+	};
+	static const size_t sizes[] = { 0, 1, 3, 255, 256, 257, 1000, 70000 };
+	size_t k, z, seed, bad = 0;
+	for (k = 0; k < ARRAY_SIZE(kinds); k++)
+		for (z = 0; z < ARRAY_SIZE(sizes); z++)
+			for (seed = 0; seed < 3; seed++) {
+				u8 *a = calloc(1, sizes[z] + 1), *b = calloc(1, sizes[z] + 1);
+				testdata_fill(b, sizes[z], kinds[k].name, seed);
+				klz4_gen_fill(a, sizes[z], kinds[k].kind, seed);
+				if (memcmp(a, b, sizes[z])) {
+					printf("differs: %s %zu seed %zu\n", kinds[k].name, sizes[z], seed);
+					bad++;
+				}
+				free(a);
+				free(b);
+			}
+	printf("%zu differ\n", bad);
+	return bad != 0;
 }
 """
 
@@ -210,17 +257,37 @@ def compile_cmd(folder, suite_c, out, broken=0):
                                 os.path.join(folder, "stub_main.c"), "-o", out, "-llz4"])
 
 
+def check_generated_data(folder, suite_c, testdata_dir):
+    """(compile process, run process or None) of GEN_CHECK."""
+    src = os.path.join(folder, "gen_check.c")
+    with open(src, "w") as f:
+        f.write(GEN_CHECK)
+    exe = os.path.join(folder, "gen_check")
+    cc = subprocess.run(["gcc"] + CFLAGS + ["-Wno-unused-function", "-Wno-unused-variable",
+                                            "-I", os.path.join(folder, "include"),
+                                            "-I", os.path.dirname(suite_c), "-I", testdata_dir,
+                                            src, os.path.join(testdata_dir, "testdata.c"),
+                                            os.path.join(folder, "stub_lz4.c"), "-o", exe,
+                                            "-llz4"],
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+    if cc.returncode != 0:
+        return cc, None
+    return cc, subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              universal_newlines=True, timeout=60)
+
+
 def have_liblz4():
     return bool(shutil.which("gcc")) and os.path.exists("/usr/include/lz4hc.h")
 
 
-def build_and_run(folder, suite_c, broken=0):
-    """(compile process, run process or None)."""
+def build_and_run(folder, suite_c, broken=0, cases=()):
+    """(compile process, run process or None); only the KUnit cases named
+    in `cases` when given."""
     exe = os.path.join(folder, "suite%d" % broken)
     cc = subprocess.run(compile_cmd(folder, suite_c, exe, broken), stdout=subprocess.PIPE,
                         stderr=subprocess.STDOUT, universal_newlines=True)
     if cc.returncode != 0:
         return cc, None
-    run = subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    run = subprocess.run([exe] + list(cases), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          universal_newlines=True, timeout=60)
     return cc, run

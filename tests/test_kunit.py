@@ -120,7 +120,10 @@ def test_data_specs_and_sizes():
         ("bytes", b"\xc1\xc2"), ("run", 0, 8), ("run", 0x55, 6)]
     assert model.blob("zeros:1048576:3") == [("run", 0, 1048576)]
     assert model.blob_size(model.blob("concat:hex:C1C2+zeros:8")) == 10
-    for spec in ("text:100:1", "compress:mixed:3000", "legacy:text:3000:1", "file:x"):
+    assert model.blob("text:100:1") == [("gen", "KLZ4_TEXT", 100, 1)]
+    assert model.blob("concat:unique:1048000+zeros:256+unique:16:7") == [
+        ("gen", "KLZ4_UNIQUE", 1048000, 1), ("run", 0, 256), ("gen", "KLZ4_UNIQUE", 16, 7)]
+    for spec in ("compress:mixed:3000", "legacy:text:3000:1", "file:x", "other:5"):
         with pytest.raises(model.Unsupported):
             model.blob(spec)
     assert model.size_expr("bound", 5, 1000) == 1000 + 1000 // 255 + 16
@@ -166,13 +169,13 @@ def liblz4_trees():
     return {"lz4-" + v, "liblz4-" + v}
 
 
-def stub_records(tmp_path, suite_c, broken=0):
+def stub_records(tmp_path, suite_c, broken=0, cases=()):
     folder = str(tmp_path)
     kunit_stub.write_stub(folder)
     src = os.path.join(folder, "lz4_kunit.c")
     with open(src, "w") as f:
         f.write(suite_c)
-    cc, run = kunit_stub.build_and_run(folder, src, broken)
+    cc, run = kunit_stub.build_and_run(folder, src, broken, cases)
     assert cc.returncode == 0, cc.stdout[-3000:]
     return ktap.records(run.stdout, suite="lz4gate")
 
@@ -199,12 +202,25 @@ def test_the_suite_runs_in_user_space_on_liblz4(tmp_path, suite_c):
 
 
 @needs_liblz4
+def test_generated_data_is_the_runners(tmp_path, suite_c):
+    folder = str(tmp_path)
+    kunit_stub.write_stub(folder)
+    with open(os.path.join(folder, "lz4_kunit.c"), "w") as f:
+        f.write(suite_c)
+    cc, run = kunit_stub.check_generated_data(folder, os.path.join(folder, "lz4_kunit.c"),
+                                              os.path.join(TOP, "harness", "runners", "common"))
+    assert cc.returncode == 0, cc.stdout[-3000:]
+    assert run.returncode == 0 and run.stdout.strip() == "0 differ", run.stdout[-2000:]
+
+
+@needs_liblz4
 @pytest.mark.parametrize("broken, case, message", [
     (1, "KLZ4-2015-DATAABORT", "returned"),            # decoder accepts everything
     (2, "ULZ4-2019-17543", "wrote past the capacity"),  # compressor overruns by one
     (3, "ULZ4-2019-PARTIAL", "returned"),             # partial ignores the target
 ])
 def test_the_suite_fails_on_a_broken_library(tmp_path, suite_c, broken, case, message):
-    recs = stub_records(tmp_path, suite_c, broken)
-    bad = [r for r in recs if r["case"] == case and r["status"] == "FAIL"]
+    recs = stub_records(tmp_path, suite_c, broken, [case])
+    assert {r["case"] for r in recs} == {case}
+    bad = [r for r in recs if r["status"] == "FAIL"]
     assert bad and message in bad[0]["message"], [r for r in recs if r["case"] == case]

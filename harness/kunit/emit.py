@@ -71,6 +71,8 @@ def blob_tables(prefix, segs):
             arr = "%s_%d" % (prefix, i)
             decls += byte_array(arr, seg[1])
             items.append("\tKLZ4_BYTES(%s)," % arr)
+        elif seg[0] == "gen":
+            items.append("\tKLZ4_GEN(%s, %d, %d)," % (seg[1], seg[2], seg[3]))
         else:
             items.append("\tKLZ4_RUN(0x%02x, %d)," % (seg[1], seg[2]))
     decls += ["static const struct klz4_seg %s[] = {" % prefix] + items + ["};", ""]

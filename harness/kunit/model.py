@@ -34,6 +34,10 @@ KEY_REASONS = {
     "high": "high=1 maps buffers at a fixed high address; the kernel suite cannot",
     "alloc_fail_at": "allocation-failure injection is not wired into the kernel suite",
 }
+# Generated data kinds (harness/runners/common/testdata.c) -> enum klz4_gen
+# of suite_runtime.c, which makes the same bytes; zeros is a run.
+GENERATED = {"random": "KLZ4_RANDOM", "text": "KLZ4_TEXT", "mixed": "KLZ4_MIXED",
+             "unique": "KLZ4_UNIQUE"}
 INT_MIN, INT_MAX = -2 ** 31, 2 ** 31 - 1
 
 
@@ -66,21 +70,23 @@ def blob(spec):
         return segs
     if spec.startswith("concat:"):
         return [s for part in spec[7:].split("+") for s in blob(part)]
-    m = re.match(r"^zeros:(\d+)(:\d+)?$", spec)
-    if m:
-        return [("run", 0, int(m.group(1)))]
+    m = re.match(r"^([a-z]+):(\d+)(?::(\d+))?$", spec)
+    if m and m.group(1) == "zeros":
+        return [("run", 0, int(m.group(2)))]
+    if m and m.group(1) in GENERATED:
+        return [("gen", GENERATED[m.group(1)], int(m.group(2)), int(m.group(3) or 1))]
     kind = spec.split(":", 1)[0]
     if kind in ("compress", "legacy", "frame"):
         raise Unsupported("input %s:... is made by ref's encoder at run time; the "
                           "suite has no precomputed copy yet" % kind)
     if kind == "file":
         raise Unsupported("file: inputs are not embedded in the suite yet")
-    raise Unsupported("generated data '%s' (harness/runners/common/testdata.c) is not "
-                      "ported to the kernel suite yet" % kind)
+    raise Unsupported("data spec %r" % spec[:40])
 
 
 def blob_size(segs):
     return sum(len(s[1]) if s[0] == "bytes" else s[2] for s in segs)
+
 
 
 def size_expr(expr, input_len, decoded):

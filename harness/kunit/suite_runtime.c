@@ -44,16 +44,29 @@ enum klz4_expect {
 	KLZ4_ROUNDTRIP,		/* compressors: 0, or a block that decodes back */
 };
 
+/* Generated data of lz4gate's regression runner (its testdata kinds). */
+enum klz4_gen {
+	KLZ4_NONE,
+	KLZ4_RANDOM,
+	KLZ4_TEXT,
+	KLZ4_MIXED,
+	KLZ4_UNIQUE,
+};
+
 /**
  * struct klz4_seg - one piece of a test buffer
- * @bytes: the bytes, or NULL for a run
- * @len: number of bytes (of @bytes, or of the run)
+ * @bytes: the bytes, or NULL for a run or generated data
+ * @len: number of bytes
  * @fill: the byte of a run
+ * @gen: the kind of generated data (KLZ4_NONE: bytes or a run)
+ * @seed: the seed of generated data
  */
 struct klz4_seg {
 	const u8 *bytes;
 	u32 len;
 	u8 fill;
+	enum klz4_gen gen;
+	u64 seed;
 };
 
 /**
@@ -107,6 +120,7 @@ struct klz4_row {
 
 #define KLZ4_BYTES(a) { .bytes = (a), .len = sizeof(a) }
 #define KLZ4_RUN(b, n) { .fill = (b), .len = (n) }
+#define KLZ4_GEN(kind, n, s) { .gen = (kind), .len = (n), .seed = (s) }
 #define KLZ4_BLOB(s) { .segs = (s), .nsegs = ARRAY_SIZE(s) }
 
 /* One KUnit case per regression case, one parameter per row. */
@@ -129,17 +143,94 @@ static size_t klz4_blob_size(const struct klz4_blob *b)
 	return n;
 }
 
-static void klz4_blob_fill(u8 *dst, const struct klz4_blob *b)
+static u8 klz4_next_byte(u64 *x)
 {
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return (u8)(*x >> 24);
+}
+
+/* Bytes in which no 4-byte window occurs twice: a byte that would repeat one is drawn again. */
+static int klz4_gen_unique(u8 *d, size_t n, u64 *x)
+{
+	size_t slots = 1, i, h;
+	u32 *set, w;
+	u8 *used;
+
+	while (slots < 4 * n + 16)
+		slots <<= 1;
+	set = vzalloc(slots * sizeof(*set));
+	used = vzalloc(slots);
+	if (!set || !used) {
+		vfree(set);
+		vfree(used);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		for (;;) {
+			d[i] = klz4_next_byte(x);
+			if (i < 3)
+				break;
+			w = (u32)d[i - 3] << 24 | (u32)d[i - 2] << 16 | (u32)d[i - 1] << 8 | d[i];
+			h = (w * 2654435761u) & (slots - 1);
+			while (used[h] && set[h] != w)
+				h = (h + 1) & (slots - 1);
+			if (!used[h]) {
+				used[h] = 1;
+				set[h] = w;
+				break;
+			}
+		}
+	}
+	vfree(set);
+	vfree(used);
+	return 0;
+}
+
+/* The same bytes as the regression runner makes of (kind, n, seed). */
+static int klz4_gen_fill(u8 *d, size_t n, enum klz4_gen kind, u64 seed)
+{
+	static const char *const words[] = { "lz4 ", "vendored ", "kernel ", "copy ", "fix ",
+					     "upstream ", "block ", "the " };
+	u64 x = 0x9E3779B97F4A7C15ull ^ seed;
+	const char *w;
+	size_t i = 0;
+	u8 r;
+
+	if (kind == KLZ4_UNIQUE)
+		return klz4_gen_unique(d, n, &x);
+	while (i < n) {
+		r = klz4_next_byte(&x);
+		if (kind == KLZ4_RANDOM) {
+			d[i++] = r;
+		} else if (kind == KLZ4_TEXT) {
+			for (w = words[x % 8]; *w && i < n; w++)
+				d[i++] = *w;
+		} else {
+			d[i] = (i / 256) % 2 ? d[i - 256] : r;
+			i++;
+		}
+	}
+	return 0;
+}
+
+static int klz4_blob_fill(u8 *dst, const struct klz4_blob *b)
+{
+	const struct klz4_seg *seg;
 	u32 i;
 
 	for (i = 0; i < b->nsegs; i++) {
-		if (b->segs[i].bytes)
-			memcpy(dst, b->segs[i].bytes, b->segs[i].len);
-		else
-			memset(dst, b->segs[i].fill, b->segs[i].len);
-		dst += b->segs[i].len;
+		seg = &b->segs[i];
+		if (seg->bytes)
+			memcpy(dst, seg->bytes, seg->len);
+		else if (seg->gen == KLZ4_NONE)
+			memset(dst, seg->fill, seg->len);
+		else if (klz4_gen_fill(dst, seg->len, seg->gen, seg->seed))
+			return -ENOMEM;
+		dst += seg->len;
 	}
+	return 0;
 }
 
 /* vmalloc'd copy of @b in a buffer of at least @room bytes (+ tail). */
@@ -150,7 +241,10 @@ static u8 *klz4_blob_alloc(const struct klz4_blob *b, size_t room)
 
 	if (p) {
 		memset(p, KLZ4_POISON, max(n, room) + KLZ4_TAIL);
-		klz4_blob_fill(p, b);
+		if (klz4_blob_fill(p, b)) {
+			vfree(p);
+			p = NULL;
+		}
 	}
 	return p;
 }
