@@ -6,7 +6,9 @@ import textwrap
 
 from harness.kunit import model
 
-RUNTIME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "suite_runtime.c")
+HERE = os.path.dirname(os.path.abspath(__file__))
+# The fixed C parts of the suite, in order (each file's own comment is left out).
+RUNTIME = [os.path.join(HERE, "suite_data.c"), os.path.join(HERE, "suite_runtime.c")]
 SUITE_NAME = "lz4gate"
 KCONFIG_SYMBOL = "LZ4_KUNIT_TEST"
 # Bytes per line of a byte array, and the largest array embedded (bigger
@@ -134,10 +136,10 @@ def generate(cases_dir=None, log=None):
         skipped += [("%s tc %d" % (case["id"], r["tcId"]), r["skip"])
                     for r in rows if "skip" in r]
     out = [HEADER.rstrip("\n")]
-    with open(RUNTIME) as f:
-        runtime = f.read()
-    # The runtime's own file comment describes it in lz4gate; not in the suite.
-    out.append(runtime.split("*/\n", 1)[1].rstrip("\n"))
+    for part in RUNTIME:
+        with open(part) as f:
+            # Its own file comment describes it in lz4gate; not in the suite.
+            out.append(f.read().split("*/\n", 1)[1].rstrip("\n"))
     out += [""] + block_comment(["Cases not in this suite:"] +
                                 ["%s: %s" % (cid, reason) for cid, reason in excluded])
     for case, rows in included:
