@@ -21,6 +21,8 @@ COMMANDS = {
            "vs head)"),
     "acceptance": ("harness.gate.acceptance", "the gate on the acceptance set of real vendoring "
                    "updates (regress/results/acceptance.json)"),
+    "kunit": ("harness.kunit.cli", "the regression cases as a KUnit suite for a kernel tree; "
+              "its KTAP output read back"),
     "gate-stability": ("harness.gate.stability", "the gate N times with other fuzz seeds: "
                        "verdicts and findings per run"),
 }

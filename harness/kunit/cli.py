@@ -1,0 +1,62 @@
+"""`python3 -m harness kunit`: the regression cases as a KUnit suite.
+
+  --generate OUT.c     write the suite (deterministic; skipped tests and
+                       their reasons on stderr and in the file)
+  --kunitconfig OUT    write the suite's .kunitconfig
+  --ktap FILE          read KTAP output (kunit.py run --raw_output) back
+                       into records, one JSON object a line on stdout
+  --kernel DIR         copy the kernel tree DIR to build/kunit/tree-NAME
+                       (hard links; DIR is never written), add the suite,
+                       run its kunit.py on UML (--jobs, default 1), print a
+                       per-case table; records in build/kunit/results-NAME.jsonl
+"""
+import argparse
+import json
+import sys
+
+from harness import atomic
+from harness.kunit import emit, kernel, ktap
+
+
+def write(path, text):
+    atomic.write_file(path, text.encode())
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="python3 -m harness kunit", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--generate", metavar="OUT.c")
+    ap.add_argument("--kunitconfig", metavar="OUT")
+    ap.add_argument("--ktap", metavar="FILE")
+    ap.add_argument("--kernel", metavar="DIR")
+    ap.add_argument("--name", help="name of the copy (default: DIR's base name)")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--one-boot", action="store_true",
+                    help="all cases in one boot (faster; a crash ends the run)")
+    ap.add_argument("--cases", metavar="DIR", help="case directory (default regress/cases)")
+    ap.add_argument("-q", "--quiet", action="store_true", help="do not list skipped tests")
+    args = ap.parse_args(argv)
+    if not (args.generate or args.kunitconfig or args.ktap or args.kernel):
+        ap.error("nothing to do: --generate, --kunitconfig, --ktap or --kernel")
+    if args.generate:
+        log = None if args.quiet else (lambda line: print(line, file=sys.stderr))
+        text, included, skipped = emit.generate(args.cases, log=log)
+        write(args.generate, text)
+        rows = sum(len(r) for _, r in included)
+        print("%s: %d cases, %d tests (%d skipped, with reasons)"
+              % (args.generate, len(included), rows, len(skipped)))
+    if args.kunitconfig:
+        write(args.kunitconfig, emit.kunitconfig())
+        print("%s: written" % args.kunitconfig)
+    if args.ktap:
+        with open(args.ktap, errors="replace") as f:
+            for rec in ktap.records(f.read()):
+                print(json.dumps(rec, sort_keys=True))
+    if args.kernel:
+        try:
+            return kernel.main_kernel(args.kernel, args.name, args.jobs,
+                                      isolated=not args.one_boot)
+        except kernel.KernelError as e:
+            print("kunit: %s" % e, file=sys.stderr)
+            return 2
+    return 0
