@@ -21,8 +21,9 @@ import hashlib
 import json
 import os
 import subprocess
+import time
 
-from harness import atomic
+from harness import atomic, toolchain
 from harness.paths import BUILD, shown
 from harness.toolchain import BuildError, compiler_id, read_depfile
 
@@ -104,9 +105,11 @@ def _preprocess(cc, flags, src, what):
     """(preprocessed bytes, the files the preprocessor read)."""
     os.makedirs(os.path.join(CACHE, "tmp"), exist_ok=True)
     dep = atomic.tmp_name(os.path.join(CACHE, "tmp", "dep"))
+    started = time.time()
     proc = subprocess.run([cc] + flags + ["-E", "-MD", "-MF", dep, src],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           env=dict(os.environ, AFL_QUIET="1"))
+    toolchain.log_build("preprocess", src, [cc] + flags, started)
     if proc.returncode != 0:
         if os.path.exists(dep):
             os.remove(dep)
@@ -162,10 +165,12 @@ def compile_object(cc, flags, src, what=None, obj=None, reads=None):
 def _run_compile(cc, flags, src, obj, what, deps=False):
     """Compile; with deps, return the files the compile read (-MD -MF)."""
     dep = obj + ".d"
+    started = time.time()
     proc = subprocess.run([cc] + flags + ["-c", src, "-o", obj] +
                           (["-MD", "-MF", dep] if deps else []), stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, universal_newlines=True, errors="replace",
                           env=dict(os.environ, AFL_QUIET="1"))
+    toolchain.log_build("compile", src, [cc] + flags, started)
     if proc.returncode != 0:
         raise BuildError(what, proc.stdout)
     if not deps:
@@ -205,10 +210,12 @@ def link_program(cc, flags, objects, out, what, libs=(), env=None):
         except OSError:
             pass
         tmp = atomic.tmp_name(out)
+        started = time.time()
         proc = subprocess.run([cc] + flags + ["-o", tmp] + list(objects) + list(libs),
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               universal_newlines=True, errors="replace",
                               env=env or dict(os.environ, AFL_QUIET="1"))
+        toolchain.log_build("link", out, [cc] + flags, started)
         if proc.returncode != 0:
             if os.path.exists(tmp):
                 os.remove(tmp)

@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 
 from harness.errors import BadInput
 from harness.paths import ADAPTERS
@@ -264,6 +265,15 @@ def undefined_names(obj):
             if l.strip() and not l.startswith(("__", "_GLOBAL_OFFSET_TABLE_"))}
 
 
+def log_build(kind, name, flags, started):
+    """With LZ4GATE_BUILD_LOG=FILE, one line per compile or link:
+    seconds, kind, file, flags (how a run's build time is measured)."""
+    path = os.environ.get("LZ4GATE_BUILD_LOG")
+    if path:
+        with open(path, "a") as f:
+            f.write("%.3f\t%s\t%s\t%s\n" % (time.time() - started, kind, name, " ".join(flags)))
+
+
 def compile_ok(cc, flags, source, workdir, defined=None, reads=None):
     """Does `source` compile (warnings as errors) with cc and flags? With
     `defined` (the names a copy's objects define), it must also use no name
@@ -273,9 +283,11 @@ def compile_ok(cc, flags, source, workdir, defined=None, reads=None):
     obj, dep = os.path.join(workdir, "probe.o"), os.path.join(workdir, "probe.d")
     with open(path, "w") as f:
         f.write(source)
+    started = time.time()
     proc = subprocess.run([cc] + flags + ["-Werror", "-c", path, "-o", obj] +
                           (["-MD", "-MF", dep] if reads is not None else []),
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log_build("probe", source.splitlines()[-1][:60], [cc] + flags, started)
     if reads is not None and os.path.isfile(dep):
         reads.extend(f for f in read_depfile(dep) if f != path)
     if proc.returncode != 0:
@@ -283,19 +295,29 @@ def compile_ok(cc, flags, source, workdir, defined=None, reads=None):
     return defined is None or undefined_names(obj) <= defined
 
 
-def symbol_probe(header_lines, symbol):
-    return "%s\nvoid *probe_%s(void) { return (void *)&%s; }\n" % (header_lines, symbol, symbol)
+def symbol_probe(header_lines, symbols):
+    return header_lines + "\n" + "".join(
+        "void *probe_%s(void) { return (void *)&%s; }\n" % (s, s) for s in symbols)
 
 
 def probe_symbols(cc, flags, header, symbols, defined=None, reads=None):
-    """The symbols of `symbols` that `header` declares (one compile each)
-    and, with `defined`, that the copy defines (compile_ok)."""
-    found = []
+    """The symbols of `symbols` that `header` declares and, with `defined`,
+    that the copy defines (compile_ok). A group of symbols is probed with
+    one compile, and split in halves only when it fails: whether a symbol
+    probes does not depend on the others, so a copy that has most of them
+    costs a few compiles, not one per symbol."""
+    found = set()
     with tempfile.TemporaryDirectory() as tmp:
-        for sym in symbols:
-            if compile_ok(cc, flags, symbol_probe(header, sym), tmp, defined, reads):
-                found.append(sym)
-    return found
+        def probe(group):
+            if compile_ok(cc, flags, symbol_probe(header, group), tmp, defined, reads):
+                found.update(group)
+            elif len(group) > 1:
+                probe(group[:len(group) // 2])
+                probe(group[len(group) // 2:])
+        unique = list(dict.fromkeys(symbols))
+        if unique:
+            probe(unique)
+    return [s for s in symbols if s in found]
 
 
 def probe_source(cc, flags, source, defined=None, reads=None):

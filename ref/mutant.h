@@ -51,10 +51,13 @@
 #define REF_MUTANT_ID_(name) REF_MUTANT_ID_##name
 #define REF_MUTANT_ID(name) REF_MUTANT_ID_(name)
 
-#if defined(REF_MUTANT_FROM_ENV)
-/* One build for every mutant (tests/mutants.py): the check switched off is
- * the id in the environment variable LZ4REF_MUTANT_ID, read at start-up
- * (profile.c); 0 or unset switches none off. */
+#if defined(REF_MUTANT_FROM_ENV) || defined(REF_MUTANT_LINKED)
+/* One build for every mutant. REF_MUTANT_FROM_ENV (tests/mutants.py): the
+ * check switched off is the id in the environment variable LZ4REF_MUTANT_ID,
+ * read at start-up (profile.c); 0 or unset switches none off.
+ * REF_MUTANT_LINKED (the ref-mutant:NAME subjects): the variable is defined
+ * by a one-line object linked beside ref's, so every mutant shares ref's
+ * objects and a program of the subject needs no environment. */
 extern int ref_mutant_selected;
 #define REF_MUTANT_SELECTED ref_mutant_selected
 #elif defined(REF_MUTANT)

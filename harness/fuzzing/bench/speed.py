@@ -99,7 +99,7 @@ def speed(args):
             row["binary"] = build_ours(target, s, sb)
             row["env"] = known_env(target, s, sb, os.path.join(OUT, "records", target))
         rows[target] = row
-    bins, up_flags = build_upstream(args)
+    bins, up_flags = build_upstream(args, wanted)
     for name in UPSTREAM_FUZZERS:
         env = dict(os.environ)
         env.pop("LZ4GATE_FUZZ_IGNORE", None)

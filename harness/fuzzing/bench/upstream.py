@@ -31,16 +31,17 @@ UB_RECOVER = ("round_trip_stream_fuzzer",)
 UPSTREAM_CPPFLAGS = ["-DXXH_NAMESPACE=LZ4_", "-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION"]
 
 
-def build_upstream(args):
-    """Compile upstream's fuzzers from the tree; return ({name: binary}, flags).
-    The block fuzzers must be there; a frame fuzzer the tree lacks (older
-    releases) is left out, and its targets' ratios read n/a."""
+def build_upstream(args, wanted=lambda name: True):
+    """Compile upstream's fuzzers from the tree (those `wanted`: --only);
+    return ({name: binary}, flags). The block fuzzers must be there; a
+    frame fuzzer the tree lacks (older releases) is left out, and its
+    targets' ratios read n/a."""
     tree = args.upstream_tree or DEFAULT_TREES["upstream"]
     if not os.path.isdir(tree):
         raise BadInput("no lz4 tree at %s; run: make subjects (or pass --upstream-tree DIR)"
                        % tree)
-    names = [n for n in UPSTREAM_FUZZERS if n in UPSTREAM_FUZZERS[:2] or
-             os.path.isfile(os.path.join(tree, "ossfuzz", n + ".c"))]
+    names = [n for n in UPSTREAM_FUZZERS if wanted(n) and (
+        n in UPSTREAM_FUZZERS[:2] or os.path.isfile(os.path.join(tree, "ossfuzz", n + ".c")))]
     needed = [os.path.join(tree, f) for f in UPSTREAM_HELPERS + UPSTREAM_LIB] + \
         [os.path.join(tree, "ossfuzz", n + ".c") for n in names]
     missing = [p for p in needed if not os.path.isfile(p)]
@@ -50,6 +51,8 @@ def build_upstream(args):
     cc, flags = fuzzer_flags()
     flags = flags + ["-DLZ4_DEBUG=%d" % args.upstream_debuglevel, "-w",
                      "-I" + os.path.join(tree, "lib")] + UPSTREAM_CPPFLAGS
+    if not names:
+        return {}, flags
     key = sha(cc, flags, SUBJECT_UBSAN, UB_RECOVER, names, file_digest(
         needed + glob.glob(os.path.join(tree, "ossfuzz", "*.h")) +
         glob.glob(os.path.join(tree, "lib", "*.h"))))
@@ -61,7 +64,9 @@ def build_upstream(args):
     tmp = atomic.scratch_dir(out)    # renamed into place when complete
     nolink = [f if f != "-fsanitize=fuzzer" else "-fsanitize=fuzzer-no-link" for f in flags]
     objs = {}
-    for extra in ([], SUBJECT_UBSAN):
+    # liblz4 once per variant the fuzzers built here link
+    for extra in [v for v in ([], SUBJECT_UBSAN) if any((n in UB_RECOVER) == bool(v)
+                                                        for n in names)]:
         objs[bool(extra)] = []
         for src in [os.path.join(tree, f) for f in UPSTREAM_HELPERS + UPSTREAM_LIB]:
             obj = os.path.join(tmp, os.path.basename(src)[:-2] + (".r.o" if extra else ".o"))

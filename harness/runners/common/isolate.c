@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -173,6 +174,34 @@ int isolate_last_status(void)
     return last_status;
 }
 
+/* r from how the child ended (status), its verdict message (msg_text: 'P',
+ * or 'F' and the message) and its stderr (err_text). */
+static void classify(isolate_result *r, int status, const char *msg_text, unsigned timeout)
+{
+    first_line_with(err_text, "runtime error:", r->ubsan, sizeof r->ubsan);
+    if (msg_text[0] == 'P' && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        r->verdict = V_PASS;
+    } else if (msg_text[0] == 'F' && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        r->verdict = V_FAIL;
+        snprintf(r->evidence, sizeof r->evidence, "%s", msg_text + 1);
+    } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+        r->verdict = V_TIMEOUT;
+        snprintf(r->evidence, sizeof r->evidence, "no result after %u s", timeout);
+    } else {
+        r->verdict = V_CRASH;
+        keep_report(err_text, r->report, sizeof r->report);
+        if (!first_line_with(err_text, "ERROR: AddressSanitizer", r->evidence, sizeof r->evidence) &&
+            !first_line_with(err_text, "runtime error:", r->evidence, sizeof r->evidence)) {
+            if (WIFSIGNALED(status))
+                snprintf(r->evidence, sizeof r->evidence, "killed by signal %d (%s)",
+                         WTERMSIG(status), strsignal(WTERMSIG(status)));
+            else
+                snprintf(r->evidence, sizeof r->evidence, "exit status %d, no verdict",
+                         WEXITSTATUS(status));
+        }
+    }
+}
+
 isolate_result isolate_run(check_fn fn, const void *arg, unsigned timeout, int no_fork)
 {
     static capture msg, err;          /* static: 64 KiB is a lot of stack */
@@ -217,27 +246,172 @@ isolate_result isolate_run(check_fn fn, const void *arg, unsigned timeout, int n
     captured_text(&err, err_text);
     last_status = WIFSIGNALED(status) ? -WTERMSIG(status) : WEXITSTATUS(status);
 
-    first_line_with(err_text, "runtime error:", r.ubsan, sizeof r.ubsan);
-    if (msg_text[0] == 'P' && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-        r.verdict = V_PASS;
-    } else if (msg_text[0] == 'F' && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-        r.verdict = V_FAIL;
-        snprintf(r.evidence, sizeof r.evidence, "%s", msg_text + 1);
-    } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
-        r.verdict = V_TIMEOUT;
-        snprintf(r.evidence, sizeof r.evidence, "no result after %u s", timeout);
-    } else {
-        r.verdict = V_CRASH;
-        keep_report(err_text, r.report, sizeof r.report);
-        if (!first_line_with(err_text, "ERROR: AddressSanitizer", r.evidence, sizeof r.evidence) &&
-            !first_line_with(err_text, "runtime error:", r.evidence, sizeof r.evidence)) {
-            if (WIFSIGNALED(status))
-                snprintf(r.evidence, sizeof r.evidence, "killed by signal %d (%s)",
-                         WTERMSIG(status), strsignal(WTERMSIG(status)));
-            else
-                snprintf(r.evidence, sizeof r.evidence, "exit status %d, no verdict",
-                         WEXITSTATUS(status));
+    classify(&r, status, msg_text, timeout);
+    return r;
+}
+
+/*
+ * isolate_each: one worker process runs jobs one after another until a job
+ * does not pass silently; then this process starts a fresh worker at the
+ * next job. Starting a process costs more than most checks (a fork of a
+ * sanitizer runtime, and under qemu-i386 much more), so a run of N checks
+ * costs one fork plus one per check that failed, crashed, timed out or
+ * wrote to stderr, instead of N. A job's stderr goes to a file rewound
+ * before each job, so it is that job's alone; a shared page says which job
+ * the worker is in, so a crash or a hang is that job's result.
+ * LZ4GATE_FORK_EACH=1 forks once per job instead (isolate_run), the mode a
+ * test compares this one with.
+ */
+enum { NO_JOB = -1 };
+
+struct worker_state {
+    long running;       /* the job the worker is in, or NO_JOB */
+    long next;          /* the first job whose result was not reported */
+};
+
+/* The job's stderr file into err_text (head and tail, as the pipes keep). */
+static void read_err_file(int fd)
+{
+    static capture c;
+    char chunk[4096];
+    off_t at = 0;
+    ssize_t got;
+    memset(&c, 0, sizeof c);
+    while ((got = pread(fd, chunk, sizeof chunk, at)) > 0) {
+        take(&c, chunk, (size_t)got);
+        at += got;
+    }
+    captured_text(&c, err_text);
+}
+
+/* Only buffer-map lines (guard.h) on stderr: nothing that asks for a fresh
+ * process. */
+static int quiet_stderr(const char *text)
+{
+    while (*text) {
+        const char *end = strchr(text, '\n');
+        if (strncmp(text, "lz4gate-buffer ", 15) != 0)
+            return 0;
+        if (!end)
+            break;
+        text = end + 1;
+    }
+    return 1;
+}
+
+static isolate_result not_run(void)
+{
+    isolate_result r;
+    memset(&r, 0, sizeof r);
+    r.verdict = V_NOT_APPLICABLE;
+    return r;
+}
+
+/* In the worker: jobs from `first` on, until one does not pass silently. */
+static void run_worker(const isolate_job *jobs, size_t n, size_t first, isolate_done_fn done,
+                       void *ctx, struct worker_state *st, int err_fd)
+{
+    size_t k;
+    dup2(err_fd, 2);
+    for (k = first; k < n; k++) {
+        isolate_result r = not_run();
+        char m[512] = "";
+        int failed;
+        last_status = 0;
+        err_text[0] = '\0';
+        if (jobs[k].fn) {
+            if (ftruncate(2, 0) != 0 || lseek(2, 0, SEEK_SET) != 0)
+                _exit(3);
+            st->running = (long)k;
+            if (jobs[k].timeout)
+                alarm(jobs[k].timeout);
+            failed = jobs[k].fn(jobs[k].arg, m, sizeof m);
+            alarm(0);
+            read_err_file(2);
+            classify(&r, 0, failed ? "F" : "P", jobs[k].timeout);
+            if (failed)
+                snprintf(r.evidence, sizeof r.evidence, "%s", m);
+        }
+        done(k, &r, ctx);
+        fflush(stdout);
+        st->running = NO_JOB;
+        st->next = (long)k + 1;
+        if (r.verdict != V_PASS && r.verdict != V_NOT_APPLICABLE)
+            break;
+        if (r.verdict == V_PASS && !quiet_stderr(err_text))
+            break;
+    }
+    _exit(0);
+}
+
+static void each_forking(const isolate_job *jobs, size_t n, isolate_done_fn done, void *ctx,
+                         int no_fork)
+{
+    size_t k;
+    for (k = 0; k < n; k++) {
+        isolate_result r = jobs[k].fn ? isolate_run(jobs[k].fn, jobs[k].arg, jobs[k].timeout,
+                                                    no_fork) : not_run();
+        done(k, &r, ctx);
+        fflush(stdout);
+    }
+}
+
+void isolate_each(const isolate_job *jobs, size_t n, isolate_done_fn done, void *ctx,
+                  int no_fork)
+{
+    const char *each = getenv("LZ4GATE_FORK_EACH");
+    struct worker_state *st;
+    FILE *err_file;
+    size_t next = 0;
+
+#ifdef LZ4GATE_GCOV
+    each = "1";     /* every check's coverage is written, even before a crash */
+#endif
+    if (no_fork || (each && *each == '1')) {
+        each_forking(jobs, n, done, ctx, no_fork);
+        return;
+    }
+    st = mmap(NULL, sizeof *st, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    err_file = tmpfile();
+    if (st == MAP_FAILED || !err_file) {
+        perror("isolate: shared page or stderr file");
+        exit(2);
+    }
+    while (next < n) {
+        int status;
+        pid_t pid;
+        st->running = NO_JOB;
+        st->next = (long)next;
+        fflush(stdout);
+        fflush(stderr);
+        pid = fork();
+        if (pid < 0) {
+            perror("fork");
+            exit(2);
+        }
+        if (pid == 0)
+            run_worker(jobs, n, next, done, ctx, st, fileno(err_file));
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        if (st->running != NO_JOB) {
+            /* the worker ended inside a job: that job's result */
+            isolate_result r = not_run();
+            size_t k = (size_t)st->running;
+            read_err_file(fileno(err_file));
+            last_status = WIFSIGNALED(status) ? -WTERMSIG(status) : WEXITSTATUS(status);
+            r.ubsan[0] = '\0';
+            classify(&r, status, "", jobs[k].timeout);
+            done(k, &r, ctx);
+            fflush(stdout);
+            next = k + 1;
+        } else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && (size_t)st->next > next) {
+            next = (size_t)st->next;
+        } else {
+            fprintf(stderr, "isolate: the worker stopped outside a check after job %ld "
+                    "(status %d)\n", st->next, status);
+            exit(2);
         }
     }
-    return r;
+    fclose(err_file);
+    munmap(st, sizeof *st);
 }

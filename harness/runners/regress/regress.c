@@ -85,14 +85,16 @@ static case_result run_entry(const struct lz4_subject *s, const char *entry, int
     return regress_compress_entry(s, entry, argc, argv);
 }
 
-/* One test: its JSON record on stdout. */
-static void run_test(const struct lz4_subject *s, int argc, char **argv)
+/* One test: its JSON record on stdout; nonzero when it did not pass (the
+ * batch then runs the next test in a fresh process: regress_batch.c). */
+static int run_test(const struct lz4_subject *s, int argc, char **argv)
 {
     const char *entry = case_arg(argc, argv, "entry");
     unsigned need = 0;
     case_result res;
     size_t i;
 
+    regress_alloc_fail_at = 0;      /* not the last test's */
     if (!entry)
         case_die("missing entry", "");
     for (i = 0; i < sizeof entries / sizeof entries[0]; i++)
@@ -102,13 +104,13 @@ static void run_test(const struct lz4_subject *s, int argc, char **argv)
         case_die("unknown entry", entry);
     if ((s->caps & need) != need) {
         printf("{\"verdict\":\"n/a\",\"evidence\":\"no %s entry point\"}\n", entry);
-        return;
+        return 0;
     }
     if (case_arg(argc, argv, "alloc_fail_at")) {
         if (!(s->caps & CAP_ALLOC_FAIL)) {
             printf("{\"verdict\":\"n/a\",\"evidence\":\"its allocations cannot be made "
                    "to fail\"}\n");
-            return;
+            return 0;
         }
         regress_alloc_fail_at = strtoul(case_arg(argc, argv, "alloc_fail_at"), NULL, 0);
         s->alloc_fail_at(regress_alloc_fail_at);
@@ -121,6 +123,7 @@ static void run_test(const struct lz4_subject *s, int argc, char **argv)
     else
         printf("{\"verdict\":\"%s\",\"evidence\":\"%s\",\"return\":%lld}\n",
                res.verdict == CASE_PASS ? "pass" : "FAIL", res.evidence, res.returned);
+    return res.verdict != CASE_PASS && res.verdict != CASE_NOT_APPLICABLE;
 }
 
 int main(int argc, char **argv)
@@ -128,6 +131,6 @@ int main(int argc, char **argv)
     const struct lz4_subject *s = lz4gate_subject();
     if (argc == 2 && !strcmp(argv[1], "--batch"))
         return regress_batch(s, run_test);
-    run_test(s, argc, argv);
+    (void)run_test(s, argc, argv);
     return 0;
 }

@@ -34,7 +34,7 @@ case_result regress_frame_entry(const struct lz4_subject *s, const char *entry, 
                                 char **argv);
 
 /* One test (key=value arguments from argv[1]): its record on stdout. */
-typedef void (*regress_test_fn)(const struct lz4_subject *s, int argc, char **argv);
+typedef int (*regress_test_fn)(const struct lz4_subject *s, int argc, char **argv);
 /* regress.c --batch (regress_batch.c): the tests of stdin, each in a child. */
 int regress_batch(const struct lz4_subject *s, regress_test_fn run);
 

@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "defined_prefix.h"
 #include "guard.h"
 #include "isolate.h"
@@ -72,6 +73,7 @@ static const unsigned ep_caps[EP_COUNT] = {
 typedef struct job {
     const vector *v;
     enum entry_point ep;
+    char id[160];
 } job;
 
 static int call(const job *j, const guard_buf *in, const guard_buf *dict, guard_buf *out)
@@ -219,12 +221,28 @@ static int applies(const vector *v, enum entry_point ep)
     return 0;
 }
 
+/* isolate_done_fn: the record of job i. */
+static void report(size_t i, const isolate_result *r, void *ctx)
+{
+    const job *j = &((const job *)ctx)[i];
+    isolate_result na;
+    if (r->verdict == V_NOT_APPLICABLE) {
+        na = *r;
+        snprintf(na.evidence, sizeof na.evidence, "no %s entry point",
+                 subject_cap_name(ep_caps[j->ep]));
+        r = &na;
+    }
+    print_record(S, j->id, r);
+}
+
 int main(int argc, char **argv)
 {
     int i, list = 0, no_fork = 0;
     const char *only = NULL, *dir = "corpus/vectors";
     vector *vs;
-    size_t n, k;
+    size_t n, k, picked = 0;
+    job *all;
+    isolate_job *jobs;
 
     early_end = ref_latitude_named("PARTIAL_EARLY_END");
     if (!early_end) {
@@ -250,34 +268,33 @@ int main(int argc, char **argv)
         fatal("SHA-256 self-test failed");
     S = lz4gate_subject();
     vs = load_vectors(dir, &n);
+    all = xmalloc((n * EP_COUNT + 1) * sizeof *all);
+    jobs = xmalloc((n * EP_COUNT + 1) * sizeof *jobs);
     for (k = 0; k < n; k++) {
         int ep;
         for (ep = 0; ep < EP_COUNT; ep++) {
-            char id[160];
-            job j;
-            isolate_result r;
+            job *j = &all[picked];
             if (!applies(&vs[k], (enum entry_point)ep))
                 continue;
-            snprintf(id, sizeof id, "vector.%s.%s", vs[k].id, ep_names[ep]);
-            if (only && strncmp(id, only, strlen(only)) != 0)
+            snprintf(j->id, sizeof j->id, "vector.%s.%s", vs[k].id, ep_names[ep]);
+            if (only && strncmp(j->id, only, strlen(only)) != 0)
                 continue;
             if (list) {
-                printf("%s\n", id);
+                printf("%s\n", j->id);
                 continue;
             }
-            j.v = &vs[k];
-            j.ep = (enum entry_point)ep;
-            if ((S->caps & ep_caps[ep]) != ep_caps[ep]) {
-                memset(&r, 0, sizeof r);
-                r.verdict = V_NOT_APPLICABLE;
-                snprintf(r.evidence, sizeof r.evidence, "no %s entry point",
-                         subject_cap_name(ep_caps[ep]));
-            } else {
-                r = isolate_run(chk_vector, &j, 30, no_fork);
-            }
-            print_record(S, id, &r);
+            j->v = &vs[k];
+            j->ep = (enum entry_point)ep;
+            /* an entry point the subject lacks: not run (n/a) */
+            jobs[picked].fn = (S->caps & ep_caps[ep]) == ep_caps[ep] ? chk_vector : NULL;
+            jobs[picked].arg = j;
+            jobs[picked].timeout = 30;
+            picked++;
         }
     }
+    isolate_each(jobs, picked, report, all, no_fork);
+    free(jobs);
+    free(all);
     free_vectors(vs, n);
     return 0;
 }

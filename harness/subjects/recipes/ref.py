@@ -11,8 +11,12 @@ from harness.toolchain import OUR_WARNINGS
 REF_FLAGS = OUR_WARNINGS + ["-I" + REF]
 
 
+LINKED = "(linked)"
+
+
 def build_ref(b, _stage, mutant="", entry="lz4gate_subject"):
-    flags = REF_FLAGS + (["-DREF_MUTANT=" + mutant] if mutant else [])
+    flags = REF_FLAGS + (["-DREF_MUTANT_LINKED"] if mutant == LINKED else
+                         ["-DREF_MUTANT=" + mutant] if mutant else [])
     # ref's allocations (its frame stream, the frame adapter) are counted and
     # can be made to fail, like a subject's (subjects/streaming.py).
     objs = [b.compile(src, "ref_" + os.path.basename(src)[:-2], flags + stream.ALLOC_HOOK)
@@ -26,7 +30,17 @@ def build_ref(b, _stage, mutant="", entry="lz4gate_subject"):
 
 
 def build_mutant(b, stage):
-    return build_ref(b, stage, mutant=b.s.variant)
+    """ref with check NAME switched off: ref's objects built once for every
+    mutant (-DREF_MUTANT_LINKED), and a one-line object that selects NAME
+    (ref/mutant.h); an unknown NAME does not compile."""
+    objs, link, info = build_ref(b, stage, mutant=LINKED)
+    os.makedirs(b.out, exist_ok=True)
+    select = os.path.join(b.out, "mutant_selected.c")
+    with open(select, "w") as f:
+        f.write('#include "mutant.h"\nint ref_mutant_selected = REF_MUTANT_ID(%s);\n'
+                % b.s.variant)
+    objs.append(b.compile(select, "mutant_selected", REF_FLAGS + ["-DREF_MUTANT_LINKED"]))
+    return objs, link, info
 
 
 def build_broken(b, stage):
