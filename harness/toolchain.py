@@ -274,11 +274,8 @@ def log_build(kind, name, flags, started):
             f.write("%.3f\t%s\t%s\t%s\n" % (time.time() - started, kind, name, " ".join(flags)))
 
 
-def compile_ok(cc, flags, source, workdir, defined=None, reads=None):
-    """Does `source` compile (warnings as errors) with cc and flags? With
-    `defined` (the names a copy's objects define), it must also use no name
-    of its own outside that set: a header may declare what the copy's .c
-    files do not have. reads: a list the files the compile read are added to."""
+def _compile_probe(cc, flags, source, workdir, reads):
+    """Compile a probe program (warnings as errors): (ok, stderr, object)."""
     path = os.path.join(workdir, "probe.c")
     obj, dep = os.path.join(workdir, "probe.o"), os.path.join(workdir, "probe.d")
     with open(path, "w") as f:
@@ -286,13 +283,21 @@ def compile_ok(cc, flags, source, workdir, defined=None, reads=None):
     started = time.time()
     proc = subprocess.run([cc] + flags + ["-Werror", "-c", path, "-o", obj] +
                           (["-MD", "-MF", dep] if reads is not None else []),
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          universal_newlines=True, errors="replace")
     log_build("probe", source.splitlines()[-1][:60], [cc] + flags, started)
     if reads is not None and os.path.isfile(dep):
         reads.extend(f for f in read_depfile(dep) if f != path)
-    if proc.returncode != 0:
-        return False
-    return defined is None or undefined_names(obj) <= defined
+    return proc.returncode == 0, proc.stderr, obj
+
+
+def compile_ok(cc, flags, source, workdir, defined=None, reads=None):
+    """Does `source` compile (warnings as errors) with cc and flags? With
+    `defined` (the names a copy's objects define), it must also use no name
+    of its own outside that set: a header may declare what the copy's .c
+    files do not have. reads: a list the files the compile read are added to."""
+    ok, _, obj = _compile_probe(cc, flags, source, workdir, reads)
+    return ok and (defined is None or undefined_names(obj) <= defined)
 
 
 def symbol_probe(header_lines, symbols):
@@ -300,23 +305,52 @@ def symbol_probe(header_lines, symbols):
         "void *probe_%s(void) { return (void *)&%s; }\n" % (s, s) for s in symbols)
 
 
+def _failing_symbols(cc, flags, header, symbols, workdir, defined, reads):
+    """One compile of every symbol's probe: the set of symbols that fail
+    (empty: all probe), or None when a failure names no probe line (the
+    header itself, say), and so cannot be told apart."""
+    ok, stderr, obj = _compile_probe(cc, flags, symbol_probe(header, symbols), workdir, reads)
+    first = header.count("\n") + 2          # the first probe's line (symbol_probe)
+    if not ok:
+        bad = set()
+        for m in re.finditer(r"^.*?probe\.c:(\d+):\d+: (?:fatal )?error:", stderr, re.M):
+            k = int(m.group(1)) - first
+            if not 0 <= k < len(symbols):
+                return None
+            bad.add(symbols[k])
+        return bad or None
+    if defined is None:
+        return set()
+    # a probe uses its symbol and nothing else of the copy's
+    missing = undefined_names(obj) - defined
+    bad = {s for s in symbols if s in missing}
+    return bad if bad or not missing else None
+
+
 def probe_symbols(cc, flags, header, symbols, defined=None, reads=None):
     """The symbols of `symbols` that `header` declares and, with `defined`,
-    that the copy defines (compile_ok). A group of symbols is probed with
-    one compile, and split in halves only when it fails: whether a symbol
-    probes does not depend on the others, so a copy that has most of them
-    costs a few compiles, not one per symbol."""
+    that the copy defines (compile_ok). All are probed in one compile; the
+    symbols the compiler's errors name (each probe has its own line) are
+    dropped and the rest compiled again, so a copy costs two or three
+    compiles, not one per symbol. Where an error cannot be told to a
+    symbol, the rest are probed one by one."""
+    todo = list(dict.fromkeys(symbols))
     found = set()
     with tempfile.TemporaryDirectory() as tmp:
-        def probe(group):
-            if compile_ok(cc, flags, symbol_probe(header, group), tmp, defined, reads):
-                found.update(group)
-            elif len(group) > 1:
-                probe(group[:len(group) // 2])
-                probe(group[len(group) // 2:])
-        unique = list(dict.fromkeys(symbols))
-        if unique:
-            probe(unique)
+        for _ in range(4):
+            if not todo:
+                break
+            bad = _failing_symbols(cc, flags, header, todo, tmp, defined, reads)
+            if bad is None:
+                break
+            if not bad:
+                found.update(todo)
+                todo = []
+                break
+            todo = [s for s in todo if s not in bad]
+        for sym in todo:
+            if compile_ok(cc, flags, symbol_probe(header, [sym]), tmp, defined, reads):
+                found.add(sym)
     return [s for s in symbols if s in found]
 
 

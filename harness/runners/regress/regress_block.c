@@ -39,6 +39,7 @@ typedef struct placement {
     unsigned char *src, *dst;
     guard_buf gin, gout;
     int in_place, high;
+    size_t high_size;
 } placement;
 
 static placement place(const buf *in, long long decoded, long long room, int argc, char **argv)
@@ -55,7 +56,8 @@ static placement place(const buf *in, long long decoded, long long room, int arg
         pl.src = pl.dst + room - in->n;
         memcpy(pl.src, in->p, in->n);
     } else if (pl.high) {
-        pl.src = high_buffer(in->n + (size_t)room);
+        pl.high_size = in->n + (size_t)room;
+        pl.src = high_buffer(pl.high_size);
         pl.dst = pl.src + in->n;
         memcpy(pl.src, in->p, in->n);
         memset(pl.dst, 0xA5, (size_t)room);
@@ -70,8 +72,12 @@ static placement place(const buf *in, long long decoded, long long room, int arg
 
 static void unplace(placement *pl)
 {
-    if (pl->high)
-        return;   /* the mapping lives until the process ends */
+    if (pl->high) {
+        /* unmapped, so that the next test in this process (isolate_each)
+         * gets the same high address again */
+        munmap(pl->src, pl->high_size);
+        return;
+    }
     guard_free(&pl->gout);
     if (!pl->in_place)
         guard_free(&pl->gin);
