@@ -34,13 +34,8 @@ def test_mutant_is_killed(name, all_results):
     assert killed, "mutant %s survived in %s" % (name, ", ".join(results))
 
 
-def test_unmutated_build_passes():
-    # The control: the very build the mutants run (ref/mutant.h
-    # REF_MUTANT_FROM_ENV) with no check switched off passes, so the
-    # failures above come from the mutation, not from the test itself.
-    for prog, binary in reftests.build("asan64", reftests.ANY_MUTANT).items():
-        status, text = reftests.run(binary, LZ4REF_MUTANT_ID="0")
-        assert status == 0, (prog, text[-2000:])
+# The control (the mutants' build with no check switched off passes) is
+# tests/test_ref_unit.py's asan64 run, which runs that very build.
 
 
 def test_a_mutant_id_switches_its_check_off():

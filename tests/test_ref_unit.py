@@ -22,7 +22,12 @@ def params(config, program):
 
 @pytest.mark.parametrize("config,program", [params(c, p) for c, p in CASES])
 def test_unit_program(config, program):
-    binary = reftests.build(config, only=[program])[program]
-    status, text = reftests.run(binary, config=config)
+    # asan64 runs the very build the mutants of tests/test_ref_mutants.py run
+    # (ref/mutant.h REF_MUTANT_FROM_ENV) with no check switched off: this is
+    # also their control, so a mutant's failure comes from its mutation, not
+    # from the build. (The other configurations build ref as users do.)
+    mutant = reftests.ANY_MUTANT if config == "asan64" else ""
+    binary = reftests.build(config, mutant, only=[program])[program]
+    status, text = reftests.run(binary, config=config, LZ4REF_MUTANT_ID="0")
     assert status == 0, text[-6000:]
     assert " 0 failed" in text, text[-2000:]
