@@ -63,9 +63,10 @@ SANITIZER_ENV = {
                # "N bytes past the end of the input" (guard.h)
                "LZ4GATE_BUFFER_MAP": "1"},
     # replaying a fuzz input (regress fuzz:TARGET tests, triage): as a runner,
-    # with leak detection on, since the targets free what they allocate.
-    "replay": {"ASAN_OPTIONS": "detect_leaks=1:allocator_may_return_null=1",
-               "UBSAN_OPTIONS": "print_stacktrace=1", "LZ4GATE_BUFFER_MAP": "1"},
+    # with leak detection on, since the targets free what they allocate;
+    # symbolized after the run, as the runners' reports are.
+    "replay": {"ASAN_OPTIONS": "detect_leaks=1:allocator_may_return_null=1:symbolize=0",
+               "UBSAN_OPTIONS": "print_stacktrace=1:symbolize=0", "LZ4GATE_BUFFER_MAP": "1"},
     # minimising or merging a corpus with libFuzzer
     "minimize": {"ASAN_OPTIONS": "detect_leaks=0:allocator_may_return_null=1",
                  "UBSAN_OPTIONS": "print_stacktrace=1"},

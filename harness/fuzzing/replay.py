@@ -7,7 +7,6 @@ from harness import symbolize, toolchain
 from harness.errors import EXIT_FAIL, EXIT_OK, BadInput
 from harness.fuzzing.build import build, describe, not_applicable, subject_config
 from harness.fuzzing.campaign import say, seed_dir
-from harness.fuzzing.crash_triage import without_symbols
 from harness.fuzzing.environment import target_env
 from harness.paths import TOP
 from harness.report.failure import FAIL_RE, FAULT_RE, UBSAN_RE, failure_of
@@ -26,7 +25,7 @@ def replay(args):
             raise BadInput("no such file or directory: %s" % p)
     say(args, "replay: %s on %s [%s]: %s" % (args.target, describe(args), subject_config(args),
                                              " ".join(os.path.relpath(p, TOP) for p in paths)))
-    env = without_symbols(target_env(args, "replay"))
+    env = target_env(args, "replay")
     proc = subprocess.run(toolchain.run_argv(subject_config(args), [binary] + paths),
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           universal_newlines=True, errors="replace", env=env)
@@ -47,7 +46,7 @@ def replay(args):
 def replay_one(args, binary, path):
     """Run the replay binary on one file: None if it passes, else failure_of
     (the report symbolized after the run: harness/symbolize.py)."""
-    env = without_symbols(target_env(args, "replay"))
+    env = target_env(args, "replay")
     try:
         proc = subprocess.run(toolchain.run_argv(subject_config(args), [binary, path]),
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

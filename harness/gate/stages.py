@@ -11,7 +11,6 @@ from harness import atomic
 from harness.errors import BadInput
 from harness.fuzzing import campaign, findings
 from harness.fuzzing.build import build as build_target, not_applicable
-from harness.fuzzing.crash_triage import without_symbols
 from harness.fuzzing.environment import target_env
 from harness.fuzzing.targets import PAIR_TARGET
 from harness.paths import BUILD, TOP
@@ -176,7 +175,7 @@ class Gate:
             # pass or fail only (its failures are triaged below, symbolized)
             proc = subprocess.run([binary] + files, stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, universal_newlines=True,
-                                  errors="replace", env=without_symbols(env))
+                                  errors="replace", env=env)
             self.fuzz_log.append("replay %s: exit %d\n%s" % (t, proc.returncode,
                                                              proc.stdout[-2000:]))
             if proc.returncode == 0:

@@ -399,7 +399,6 @@ void isolate_each(const isolate_job *jobs, size_t n, isolate_done_fn done, void 
             size_t k = (size_t)st->running;
             read_err_file(fileno(err_file));
             last_status = WIFSIGNALED(status) ? -WTERMSIG(status) : WEXITSTATUS(status);
-            r.ubsan[0] = '\0';
             classify(&r, status, "", jobs[k].timeout);
             done(k, &r, ctx);
             fflush(stdout);
