@@ -15,6 +15,7 @@ set -u
 packages=(
     clang                 # clang 14: libFuzzer, ASan/UBSan, -m32 builds
     libclang-rt-14-dev    # compiler-rt: sanitizer and libFuzzer runtimes
+    lld                   # the linker of every program lz4gate builds (faster than ld.bfd)
     afl++                 # AFL++ engine (afl-clang-fast, afl-fuzz)
     gcovr                 # coverage reports
     python3-pytest        # the suite's own tests

@@ -19,12 +19,12 @@ WARN = ["-std=c11", "-Wall", "-Wextra", "-Werror"]
 SAN = toolchain.SAN
 # name: (compiler, flags, bits)
 UNIT_CONFIGS = {
-    "asan64": ("clang", ["-O1", "-g"] + SAN, 64),
-    "asan32": ("clang", ["-m32", "-O1", "-g"] + SAN, 32),
+    "asan64": ("clang", ["-O1", toolchain.DEBUG] + SAN, 64),
+    "asan32": ("clang", ["-m32", "-O1", toolchain.DEBUG] + SAN, 32),
     "gcc-O0": ("gcc", ["-O0", "-g"], 64),
     "gcc-O2": ("gcc", ["-O2", "-g"], 64),
     "gcc-O2-m32": ("gcc", ["-m32", "-O2", "-g"], 32),
-    "clang-O2": ("clang", ["-O2", "-g"], 64),
+    "clang-O2": ("clang", ["-O2", toolchain.DEBUG], 64),
 }
 # Debian ships liblz4 for the native ABI only.
 NATIVE_ONLY = {"test_interop": ["-llz4"]}

@@ -49,26 +49,33 @@ def mutant_ids():
                 re.finditer(r"^#define REF_MUTANT_ID_(\w+) (\d+)$", f.read(), re.M)}
 
 
+def run_order(name):
+    """(config, program) pairs in the order a mutant is run: the family's
+    programs in every configuration first (the 32-bit-only length-wrap
+    checks die in test_decode's 32-bit run: measured, 0.3 s instead of the
+    22 s of every 64-bit program first), then the other programs."""
+    family = "test_frame" if name in frame_check_names() else "test_decode"
+    progs = programs_for(name)
+    return [(c, p) for own in (True, False) for c in MUTANT_CONFIGS
+            for p in progs if p.startswith(family) == own and p in reftests.programs_for(c)]
+
+
 def run_mutant(name, first_kill=False):
     """{config: (killed, evidence)} for one check's mutant. With first_kill,
-    stop at the first configuration that kills it (asan64 first; only the
-    32-bit-only checks need asan32)."""
-    results = {}
-    for config in MUTANT_CONFIGS:
+    stop at the first run that kills it (run_order)."""
+    results = {c: (False, "") for c in MUTANT_CONFIGS}
+    for config, prog in run_order(name):
         if first_kill and any(k for k, _ in results.values()):
             break
-        killed, evidence = False, ""
-        wanted = [p for p in programs_for(name) if p in reftests.programs_for(config)]
-        for prog in wanted:
-            # One build serves every mutant: the check is chosen at start-up.
-            binary = reftests.build(config, reftests.ANY_MUTANT, only=[prog])[prog]
-            status, text = reftests.run(binary, timeout=300, purpose="runner", config=config,
-                                        LZ4GATE_CHECK_FIRST="1",
-                                        LZ4REF_MUTANT_ID=mutant_ids()[name])
-            if status != 0:
-                killed, evidence = True, "%s: %s" % (prog, first_failure_line(text))
-                break
-        results[config] = (killed, evidence)
+        if results[config][0]:
+            continue
+        # One build serves every mutant: the check is chosen at start-up.
+        binary = reftests.build(config, reftests.ANY_MUTANT, only=[prog])[prog]
+        status, text = reftests.run(binary, timeout=300, purpose="runner", config=config,
+                                    LZ4GATE_CHECK_FIRST="1",
+                                    LZ4REF_MUTANT_ID=mutant_ids()[name])
+        if status != 0:
+            results[config] = (True, "%s: %s" % (prog, first_failure_line(text)))
     return results
 
 

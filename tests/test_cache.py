@@ -29,6 +29,36 @@ def test_object_cache_keys_on_included_headers_and_flags(tmp_path):
     assert objcache.compile_object("cc", flags + ["-DUNUSED=1"], str(src)) != second
 
 
+COMPILE_IN_A_PROCESS = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from harness import objcache
+print(objcache.compile_object(sys.argv[2], ["-O1"], sys.argv[3]))
+"""
+
+
+def test_two_processes_wanting_one_object_compile_it_once(tmp_path):
+    # Parallel test workers and gates want the same objects at the same
+    # time; one compiles, the other waits and takes its object (make test
+    # compiled 264 objects twice before the lock). A compiler that takes a
+    # second makes the two misses overlap.
+    slow_cc = tmp_path / "slow-cc"
+    slow_cc.write_text('#!/bin/sh\nsleep 1\nexec cc "$@"\n')
+    slow_cc.chmod(0o755)
+    src = tmp_path / "s.c"
+    src.write_text("int value(void) { return %d; }\n" % os.getpid())
+    log = tmp_path / "build.log"
+    env = dict(os.environ, LZ4GATE_BUILD_LOG=str(log))
+    procs = [subprocess.Popen([sys.executable, "-c", COMPILE_IN_A_PROCESS, TOP, str(slow_cc),
+                               str(src)], stdout=subprocess.PIPE, universal_newlines=True,
+                              env=env) for _ in range(2)]
+    objects = {p.communicate(timeout=120)[0].strip() for p in procs}
+    assert all(p.returncode == 0 for p in procs)
+    assert len(objects) == 1
+    compiles = [l for l in log.read_text().splitlines() if l.split("\t")[1] == "compile"]
+    assert len(compiles) == 1, compiles
+
+
 def copy_of_the_harness(tmp_path):
     top = tmp_path / "lz4gate"
     for d in ("harness", "ref", os.path.join("corpus", "vectors")):

@@ -69,6 +69,16 @@ def test_bad_input(argv, words):
     expect_bad_input(fuzz_cli(*argv), *words)
 
 
+def test_the_system_library_in_32_bits_is_refused_before_anything_is_built(tmp_path):
+    # (It used to build the 64-bit replay program first: 40 s for a refusal.)
+    log = tmp_path / "build.log"
+    proc = harness("fuzz", "replay", "--target", "base_vs_candidate", "--subject", "ref",
+                   "--subject-b", "system", "--bits", "32",
+                   env=dict(os.environ, LZ4GATE_BUILD_LOG=str(log)))
+    expect_bad_input(proc, "64-bit")
+    assert not log.exists() or not log.read_text(), log.read_text()
+
+
 # ---- planted bugs are found ---------------------------------------------------
 
 # (target, subject, subject_b, what the failure report must contain)

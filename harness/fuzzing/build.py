@@ -13,6 +13,7 @@ from harness.errors import BadInput
 from harness.paths import ADAPTERS, BUILD, COMMON_C, FUZZ, REF, RUNNERS, TOP
 from harness.fuzzing.targets import PAIR_TARGET, TABLE, TARGETS
 from harness.subjects import options, refcodec
+from harness.subjects.recipes.upstream import check_system_bits
 from harness.subjects.build import build as build_subject
 from harness.subjects.build import info as subject_info
 
@@ -130,8 +131,8 @@ def target_sources(target, engine):
              for s in TABLE[target].sources]
     if engine == "replay":
         srcs.append(os.path.join(FUZZ, "replay_main.c"))
-    # (cap names for fuzz/oracle_needs.c's n/a line)
-    return srcs + [os.path.join(ADAPTERS, "subject_names.c")] + refcodec.sources()
+    # (cap names for fuzz/oracle_needs.c's n/a line; ref's objects: build())
+    return srcs + [os.path.join(ADAPTERS, "subject_names.c")]
 
 
 def not_applicable(args):
@@ -140,6 +141,9 @@ def not_applicable(args):
     (a decoder-only copy and the compressor targets). The replay build
     answers (fuzz/oracle_needs.c), in asan64: what a subject has does not
     depend on the engine."""
+    bits = toolchain.bits_of(subject_config(args))
+    for spec in (args.subject, args.subject_b):
+        check_system_bits(spec, bits)
     a = copy.copy(args)
     a.engine, a.bits, a.config = "replay", "64", None
     out = subprocess.run([build(a), "--applicable"], stdout=subprocess.PIPE,
@@ -173,12 +177,13 @@ def build(args):
     # ref's per-byte loops was the biggest cost of an execution, issue 15)
     # libFuzzer is guided by the subject's and the target's own edges.
     quiet_flags = [f for f in compile_flags if f != "-fsanitize=fuzzer-no-link"]
-    judge = set(refcodec.sources()) | {os.path.join(FUZZ, f) for f in ORACLE_SOURCES} | \
+    judge = {os.path.join(FUZZ, f) for f in ORACLE_SOURCES} | \
         {os.path.join(ADAPTERS, "subject_names.c")} | \
         {os.path.join(COMMON_C, f) for f in ORACLE_COMMON}
     objs = [objcache.compile_object(cc, quiet_flags if src in judge else compile_flags, src,
                                     what)
-            for src in target_sources(args.target, args.engine)] + objs
+            for src in target_sources(args.target, args.engine)] + \
+        refcodec.objects(cc, [f for f in flags if f != "-fsanitize=fuzzer-no-link"]) + objs
     link_flags = list(flags)
     if args.engine == "libfuzzer":
         link_flags = [f for f in flags if f != "-fsanitize=fuzzer-no-link"] + ["-fsanitize=fuzzer"]

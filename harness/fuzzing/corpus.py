@@ -28,7 +28,8 @@ def corpus(args, corpus_dir=CORPUS):
     sources = [os.path.join(FUZZ, f) for f in ("make_seeds.c", "make_seeds_stream.c",
                                                 "make_seeds_large.c", "seed_file.c", "oracle.c",
                                                 "oracle_record.c")]
-    objs = [objcache.compile_object("cc", flags, src) for src in sources + refcodec.sources()]
+    objs = [objcache.compile_object("cc", flags, src) for src in sources] + \
+        refcodec.objects("cc", ["-O2"])
     tool = objcache.link_program("cc", ["-O2"], objs, os.path.join(OUT, "make_seeds"),
                                  "linking fuzz/make_seeds.c")
     for t in targets:

@@ -27,14 +27,20 @@ def runner_sources(*names):
     return out
 
 
-def compile_ours(config, sources, extra_flags=()):
-    """Objects of our own C sources for a configuration (cached)."""
-    cc, flags, _ = toolchain.config(config)
-    flags = list(flags) + toolchain.OUR_WARNINGS + OUR_INCLUDES + list(extra_flags)
+def config_flags(config):
+    """A configuration's compile flags for our own C."""
+    _, flags, _ = toolchain.config(config)
     if config == "gcov":
         # Coverage is measured on the subject's code, not ours (and cached
         # objects must not write counters into the cache).
-        flags = [f for f in flags if f != "--coverage"] + ["-DLZ4GATE_GCOV"]
+        return [f for f in flags if f != "--coverage"] + ["-DLZ4GATE_GCOV"]
+    return list(flags)
+
+
+def compile_ours(config, sources, extra_flags=()):
+    """Objects of our own C sources for a configuration (cached)."""
+    cc = toolchain.config(config)[0]
+    flags = config_flags(config) + toolchain.OUR_WARNINGS + OUR_INCLUDES + list(extra_flags)
     return [objcache.compile_object(cc, flags, src) for src in sources]
 
 
@@ -45,8 +51,9 @@ def link_runner(subject_dir, config, sources, name, extra_flags=()):
     info = subject_info(subject_dir)
     cc, flags, _ = toolchain.config(config)
     dirs = {os.path.dirname(s) for s in sources}
-    objs = compile_ours(config, list(sources) + refcodec.sources(),
+    objs = compile_ours(config, list(sources),
                         list(extra_flags) + ["-I" + d for d in sorted(dirs)])
+    objs += refcodec.objects(cc, config_flags(config))
     objs.append(os.path.join(subject_dir, "subject.o"))
     return objcache.link_program(cc, flags, objs, os.path.join(subject_dir, name),
                                  "linking the %s runner for %s" % (name, info["spec"]),

@@ -157,6 +157,8 @@ class Builder:
                                        toolchain.OUR_WARNINGS + ["-I" + ADAPTERS],
                                        os.path.join(ADAPTERS, "link_check.c"))
         exe = os.path.join(self.out, "link-check")
+        # (the default linker: ld.bfd names file and line in the one line
+        # it reports, "lz4.c:9: undefined reference to `MIN'"; lld does not)
         toolchain.run_or_fail([self.cc] + self.flags + ["-o", exe, stub,
                                                         os.path.join(self.out, "subject.o")] +
                               link_extra, "linking %s" % self.s.spec,
@@ -168,7 +170,8 @@ class Builder:
         # A partial link of our objects only: no sanitizer, coverage or fuzzer
         # flags here, or the compiler driver would pull its runtimes into the
         # object (each program links those once, itself).
-        toolchain.run_or_fail(["cc", "-m%d" % self.bits, "-r", "-nostdlib", "-o", merged] + objs,
+        toolchain.run_or_fail(["cc", "-m%d" % self.bits, "-r", "-nostdlib"] +
+                              toolchain.linker_flags("cc") + ["-o", merged] + objs,
                               "linking %s" % self.s.spec)
         # Make every default-visibility definition local except the entry
         # point. (Not --keep-global-symbol: it also localizes gcc -m32's

@@ -34,5 +34,18 @@ def sources():
     return sorted(os.path.join(REF, f) for f in os.listdir(REF) if f.endswith(".c"))
 
 
+def objects(cc, flags, defines=()):
+    """ref's objects for a compiler and a configuration's flags (cached).
+
+    ref includes only its own headers, so every program that links the
+    oracle (runners, fuzz targets, generators) shares these objects: the
+    flags are the configuration's, lz4gate's warnings, -I ref and the
+    given defines, never a program's own include directories (which would
+    make a new cache key, and a new compile, per program)."""
+    from harness import objcache, toolchain
+    ours = list(flags) + toolchain.OUR_WARNINGS + ["-I" + REF] + list(defines)
+    return [objcache.compile_object(cc, ours, src) for src in sources()]
+
+
 def headers():
     return sorted(os.path.join(REF, f) for f in os.listdir(REF) if f.endswith(".h"))

@@ -40,8 +40,8 @@ OUT = os.path.join(BUILD, "vectors")
 def build_generator():
     """Path of the make_vectors binary (built through the object cache)."""
     flags = ["-O2"] + SECTIONS + toolchain.OUR_WARNINGS + INCLUDES
-    objs = [objcache.compile_object("cc", flags, src)
-            for src in GENERATOR_SOURCES + refcodec.sources()]
+    objs = [objcache.compile_object("cc", flags, src) for src in GENERATOR_SOURCES] + \
+        refcodec.objects("cc", ["-O2"])
     return objcache.link_program("cc", ["-O2", "-Wl,--gc-sections"], objs,
                                  os.path.join(OUT, "make_vectors"),
                                  "linking harness/runners/vectors/make_vectors.c")

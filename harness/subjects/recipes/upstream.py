@@ -152,10 +152,16 @@ def build_upstream(b, stage):
     return objs, [], info
 
 
-def build_system(b, _stage):
-    if b.bits != 64:
+def check_system_bits(spec, bits):
+    """Refuse 'system' in a 32-bit configuration (callers ask before they
+    build anything else: the refusal should not wait for other builds)."""
+    if spec == "system" and int(bits) != 64:
         raise BadInput("the system liblz4 exists for the native 64-bit ABI only; "
                        "use a 64-bit configuration for 'system'")
+
+
+def build_system(b, _stage):
+    check_system_bits("system", b.bits)
     if not os.path.isfile("/usr/include/lz4.h"):
         raise BadInput("the system liblz4 headers are missing; run: make deps")
     objs, info = _build_upstream_like(b, "/usr/include", [], "system")
