@@ -29,11 +29,11 @@ def test_object_cache_keys_on_included_headers_and_flags(tmp_path):
     assert objcache.compile_object("cc", flags + ["-DUNUSED=1"], str(src)) != second
 
 
+# (run with the repository as the working directory: python -c imports from it)
 COMPILE_IN_A_PROCESS = """
 import sys
-sys.path.insert(0, sys.argv[1])
 from harness import objcache
-print(objcache.compile_object(sys.argv[2], ["-O1"], sys.argv[3]))
+print(objcache.compile_object(sys.argv[1], ["-O1"], sys.argv[2]))
 """
 
 
@@ -49,9 +49,9 @@ def test_two_processes_wanting_one_object_compile_it_once(tmp_path):
     src.write_text("int value(void) { return %d; }\n" % os.getpid())
     log = tmp_path / "build.log"
     env = dict(os.environ, LZ4GATE_BUILD_LOG=str(log))
-    procs = [subprocess.Popen([sys.executable, "-c", COMPILE_IN_A_PROCESS, TOP, str(slow_cc),
-                               str(src)], stdout=subprocess.PIPE, universal_newlines=True,
-                              env=env) for _ in range(2)]
+    procs = [subprocess.Popen([sys.executable, "-c", COMPILE_IN_A_PROCESS, str(slow_cc), str(src)],
+                              cwd=TOP, stdout=subprocess.PIPE, universal_newlines=True, env=env)
+             for _ in range(2)]
     objects = {p.communicate(timeout=120)[0].strip() for p in procs}
     assert all(p.returncode == 0 for p in procs)
     assert len(objects) == 1
