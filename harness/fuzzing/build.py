@@ -176,17 +176,18 @@ def build(args):
     # without coverage instrumentation (libFuzzer's comparison tracing in
     # ref's per-byte loops was the biggest cost of an execution, issue 15)
     # libFuzzer is guided by the subject's and the target's own edges.
-    quiet_flags = [f for f in compile_flags if f != "-fsanitize=fuzzer-no-link"]
+    uninstrumented = [f for f in flags if f != "-fsanitize=fuzzer-no-link"]
+    quiet_flags = uninstrumented + toolchain.OUR_WARNINGS + INCLUDES
     judge = {os.path.join(FUZZ, f) for f in ORACLE_SOURCES} | \
         {os.path.join(ADAPTERS, "subject_names.c")} | \
         {os.path.join(COMMON_C, f) for f in ORACLE_COMMON}
     objs = [objcache.compile_object(cc, quiet_flags if src in judge else compile_flags, src,
                                     what)
             for src in target_sources(args.target, args.engine)] + \
-        refcodec.objects(cc, [f for f in flags if f != "-fsanitize=fuzzer-no-link"]) + objs
+        refcodec.objects(cc, uninstrumented) + objs
     link_flags = list(flags)
     if args.engine == "libfuzzer":
-        link_flags = [f for f in flags if f != "-fsanitize=fuzzer-no-link"] + ["-fsanitize=fuzzer"]
+        link_flags = uninstrumented + ["-fsanitize=fuzzer"]
     if args.engine == "afl":
         libs = [AFL_DRIVER] + libs + ["-lstdc++"]   # the AFL++ driver is C++
     if args.engine == "env":

@@ -4,6 +4,7 @@ ref/frame_checks.h, the one parser of them)."""
 import os
 import re
 
+from harness import objcache, toolchain
 from harness.paths import REF
 
 CHECK_LISTS = (("checks.h", "#define REF_CHECK_LIST", "enum ref_check_id"),
@@ -34,16 +35,15 @@ def sources():
     return sorted(os.path.join(REF, f) for f in os.listdir(REF) if f.endswith(".c"))
 
 
-def objects(cc, flags, defines=()):
+def objects(cc, flags):
     """ref's objects for a compiler and a configuration's flags (cached).
 
     ref includes only its own headers, so every program that links the
     oracle (runners, fuzz targets, generators) shares these objects: the
-    flags are the configuration's, lz4gate's warnings, -I ref and the
-    given defines, never a program's own include directories (which would
-    make a new cache key, and a new compile, per program)."""
-    from harness import objcache, toolchain
-    ours = list(flags) + toolchain.OUR_WARNINGS + ["-I" + REF] + list(defines)
+    flags are the configuration's, lz4gate's warnings and -I ref, never a
+    program's own include directories (which would make a new cache key,
+    and a new compile, per program)."""
+    ours = list(flags) + toolchain.OUR_WARNINGS + ["-I" + REF]
     return [objcache.compile_object(cc, ours, src) for src in sources()]
 
 
