@@ -113,6 +113,14 @@ class Builder:
         self._probe_reads(read)
         return ok
 
+    def probe_sources(self, flags, header, bodies):
+        """[probe_source(header + body) ...], compiled together (toolchain)."""
+        read = []
+        ok = toolchain.probe_sources(self.cc, self.flags + flags, header, bodies,
+                                     self.defined, read)
+        self._probe_reads(read)
+        return ok
+
     def copy_defines(self, objs):
         """From now on a probed entry point must be defined by objs (the
         copy's own objects), not only declared by a header."""

@@ -107,11 +107,10 @@ def upstream_objects(b, flags, header_dirs, adapter_flags, hooked, libs=()):
         extra.append("HAVE_LZ4HC_H")
     if libs:
         syms = _exported(b, flags, header, syms, list(libs))
-    for macro, body in sorted(OLD_CONTINUE_PROBES.items()):
-        if "HC" in macro and not have_hc:
-            continue
-        if b.probe_source(flags, header + body):
-            extra.append(macro)
+    old = [(macro, body) for macro, body in sorted(OLD_CONTINUE_PROBES.items())
+           if have_hc or "HC" not in macro]
+    found = b.probe_sources(flags, header, [body for _, body in old])
+    extra += [macro for (macro, _), ok in zip(old, found) if ok]
     if "-DHAVE_LZ4FRAME" in adapter_flags:
         frame_header = '#define LZ4F_STATIC_LINKING_ONLY\n#include "lz4frame.h"\n'
         frame = b.probe(flags, frame_header, FRAME_MEM_PROBES)
@@ -137,8 +136,9 @@ def kernel_objects(b, flags, adapter_flags, present):
     """The stream adapter of a Linux tree (4.11+): flags probe the tree's
     linux/lz4.h; present: the tree's source files (a partial tree does not
     link what it lacks)."""
-    syms = [name for name, body in sorted(KERNEL_STREAM_PROBES.items())
-            if b.probe_source(flags, "#include <linux/lz4.h>\n" + body + "\n")]
+    probes = sorted(KERNEL_STREAM_PROBES.items())
+    found = b.probe_sources(flags, "#include <linux/lz4.h>\n", [body for _, body in probes])
+    syms = [name for (name, _), ok in zip(probes, found) if ok]
     usable = []
     for s in syms:
         kind = "HC" if "HC" in s else "Decode" if "Decode" in s or "decompress" in s else ""

@@ -48,6 +48,9 @@ int (*probe)(unsigned char *, int, int (*)(void *, unsigned int),
              int (*)(void *, unsigned int), unsigned char *, int *,
              void (*)(char *)) = unlz4;
 """
+# (macro, probe, the entry point it is about): the argument shapes of a tree.
+SHAPE_PROBES = (("HAVE_KERNEL_FAST_MAINLINE_ORDER", FAST_ORDER_PROBE, "LZ4_compress_fast"),
+                ("HAVE_KERNEL_UNLZ4_INT", UNLZ4_INT_PROBE, "unlz4"))
 # Which file defines an entry point: a declared entry point whose file a
 # partial tree lacks is not linked. The old API's names are defined in the
 # same files in 3.11-4.10 and by the 2017 update's wrappers.
@@ -185,11 +188,12 @@ def build_kernel(b, stage):
     missing = [f for f in SOURCES if f not in present]
     usable = [s for s in syms if s not in DEFINED_BY or DEFINED_BY[s] in present]
     defines = ["-DHAVE_" + s.upper() for s in usable]
-    if "LZ4_compress_fast" in usable and b.probe_source(flags, header + FAST_ORDER_PROBE):
-        defines.append("-DHAVE_KERNEL_FAST_MAINLINE_ORDER")
-    if "unlz4" in usable and b.probe_source(
-            flags, header + "#include <linux/decompress/unlz4.h>\n" + UNLZ4_INT_PROBE):
-        defines.append("-DHAVE_KERNEL_UNLZ4_INT")
+    # (one compile for both: the unlz4 header changes nothing of the first)
+    shapes = [(macro, body) for macro, body, entry in SHAPE_PROBES if entry in usable]
+    if "unlz4" in usable:
+        header += "#include <linux/decompress/unlz4.h>\n"
+    found = b.probe_sources(flags, header, [body for _, body in shapes])
+    defines += ["-D" + macro for (macro, _), ok in zip(shapes, found) if ok]
     subject_flags = [f for f in SUBJECT_WARNINGS if f != "-w"] + SHIM_GUARDS
     objs = [b.compile(os.path.join(stage, f), "k_" + os.path.basename(f)[:-2],
                       flags + subject_flags + b.subject_ubsan())

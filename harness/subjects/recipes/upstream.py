@@ -107,8 +107,8 @@ def _build_upstream_like(b, incdir, sources, name):
         header = '#define LZ4F_STATIC_LINKING_ONLY\n#include "%s"\n' % (
             "lz4frame_static.h" if static else "lz4frame.h")
         frame_syms = b.probe(flags, header, FRAME_PROBES)
-        frame_features += [name for name, body in FRAME_SOURCE_PROBES.items()
-                           if b.probe_source(flags, header + body)]
+        found = b.probe_sources(flags, header, list(FRAME_SOURCE_PROBES.values()))
+        frame_features += [name for name, ok in zip(FRAME_SOURCE_PROBES, found) if ok]
     if not syms + frame_syms:
         raise BadInput("%s: no LZ4 entry point: %s declares none%s; is this an lz4 copy?" % (
             b.s.spec, _shown(b, os.path.join(hdirs[0], "lz4.h")),
