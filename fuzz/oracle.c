@@ -144,6 +144,37 @@ void *fz_alloc(size_t size)
     return p;
 }
 
+/* The oracle's persistent buffers (scratch, areas, pools: static pointers)
+ * are freed at exit, before LeakSanitizer's exit check: that check scans
+ * every live block a global points to, and these hold up to 4 x 16 MiB a
+ * run never touched, which the scan faulted in page by page (0.32 s of a
+ * 0.39 s corpus replay of decode_differential; 0.07 s without). Our atexit
+ * handler runs before LSan's, which ASan registered first. */
+enum { FZ_KEPT_MAX = 32 };
+static uint8_t **fz_kept[FZ_KEPT_MAX];
+static int fz_nkept;
+
+static FZ_NO_COVERAGE void fz_free_kept(void)
+{
+    while (fz_nkept > 0) {
+        uint8_t **slot = fz_kept[--fz_nkept];
+        free(*slot);
+        *slot = NULL;
+    }
+}
+
+FZ_NO_COVERAGE void fz_free_at_exit(uint8_t **slot)
+{
+    static int registered;
+    if (!registered) {
+        registered = 1;
+        atexit(fz_free_kept);
+    }
+    if (fz_nkept == FZ_KEPT_MAX)
+        fz_fail("more than %d persistent buffers", FZ_KEPT_MAX);
+    fz_kept[fz_nkept++] = slot;
+}
+
 uint8_t *fz_dup(const uint8_t *p, size_t n)
 {
     uint8_t *q = fz_alloc(n);
@@ -163,6 +194,8 @@ FZ_NO_COVERAGE uint8_t *fz_scratch(int slot, size_t size)
     static size_t len[FZ_SCRATCH_SLOTS];
     if (size > len[slot]) {
         size_t want = fz_max(size, fz_max(2 * len[slot], 4096));
+        if (!buf[slot])
+            fz_free_at_exit(&buf[slot]);
         free(buf[slot]);
         buf[slot] = malloc(want);
         if (!buf[slot])
@@ -225,6 +258,7 @@ FZ_NO_COVERAGE void fz_fill_dict(uint8_t *p, size_t n, uint64_t seed)
     }
     if (!stream) {
         stream = fz_alloc(FZ_DICT_WINDOWS + FZ_DICT_MAX_LEN);
+        fz_free_at_exit(&stream);
         fz_fill_prng(stream, FZ_DICT_WINDOWS + FZ_DICT_MAX_LEN, 0x6C7A34676174ull, 0);
     }
     if (n)
@@ -252,6 +286,7 @@ FZ_NO_COVERAGE void fz_fill_prng_cached(uint8_t *p, size_t n, uint64_t seed, uns
             fz_fill_prng(p, n, seed, alphabet);
             return;
         }
+        fz_free_at_exit(&cache);
     }
     if (seed != cache_seed || alphabet != cache_alphabet) {
         have = 0;

@@ -122,6 +122,8 @@ int fz_skip(const char *entry);
 
 void *fz_alloc(size_t size);
 uint8_t *fz_dup(const uint8_t *p, size_t n);
+/* *slot (a static pointer to a persistent buffer) is freed at exit. */
+void fz_free_at_exit(uint8_t **slot);
 enum { FZ_SCRATCH_SLOTS = 12 };
 uint8_t *fz_scratch(int slot, size_t size);
 /* Reads p[0..n) (under MSan, so that it reports uninitialised returned

@@ -68,8 +68,10 @@ static FZ_NO_COVERAGE uint8_t *fz_area_tail(size_t size, uint8_t **area_start)
     static uint8_t *area[FZ_AREAS];
     static unsigned next;
     unsigned k = next++ % FZ_AREAS;
-    if (!area[k])
+    if (!area[k]) {
         area[k] = fz_alloc(FZ_AREA_SIZE);
+        fz_free_at_exit(&area[k]);
+    }
     *area_start = area[k];
     return area[k] + FZ_AREA_SIZE - size;
 }
@@ -91,6 +93,8 @@ FZ_NO_COVERAGE const uint8_t *fz_src(int slot, const uint8_t *p, size_t n)
         size_t want = 1u << 16;
         while (want < n)
             want *= 2;
+        if (!area[slot])
+            fz_free_at_exit(&area[slot]);
         free(area[slot]);
         area[slot] = fz_alloc(want);
         size[slot] = want;
@@ -120,8 +124,10 @@ FZ_NO_COVERAGE const uint8_t *fz_dict(size_t n, uint64_t seed)
     uint8_t *d;
     if (n > FZ_DICT_MAX_LEN)
         fz_fail("dictionary of %zu bytes: more than %u", n, (unsigned)FZ_DICT_MAX_LEN);
-    if (!area)
+    if (!area) {
         area = fz_alloc(DICT_AREA);
+        fz_free_at_exit(&area);
+    }
     if (guard_len)
         FZ_UNPOISON(guard, guard_len);
     d = area + DICT_AREA - n;

@@ -22,6 +22,7 @@ static FZ_NO_COVERAGE const uint8_t *pool(void)
         ref_prng r = { 0x73796E7468ull };
         size_t i;
         p = fz_alloc(POOL_SIZE);
+        fz_free_at_exit(&p);
         for (i = 0; i < POOL_SIZE; i += 8) {
             uint64_t v = ref_prng_next(&r);
             int b;

@@ -15,7 +15,7 @@ import tempfile
 import time
 
 from harness.errors import BadInput
-from harness.paths import ADAPTERS
+from harness.paths import ADAPTERS, BUILD
 
 SAN = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all",
        "-fno-omit-frame-pointer"]
@@ -196,6 +196,16 @@ def file_digest(paths):
     return h.hexdigest()[:16]
 
 
+# `cc --version` is a compiler start-up (90 ms for clang), which every
+# lz4gate process that builds paid once (make test starts some 400). Its
+# answer is kept per compiler binary, keyed on the file's identity (size,
+# mtime, ctime, inode): an upgrade replaces the binary (Debian's clang and
+# gcc packages depend on their libraries' exact versions, so these move
+# together). Not for wrappers (afl-clang-fast), whose answer depends on the
+# compiler they run.
+COMPILER_IDS = os.path.join(BUILD, "toolchain", "compiler-ids")
+
+
 @functools.lru_cache(maxsize=None)
 def compiler_id(cc):
     """What identifies a compiler for caching: its resolved path and the
@@ -203,11 +213,29 @@ def compiler_id(cc):
     path = shutil.which(cc)
     if path is None:
         raise BadInput("compiler %s not found; run: make deps" % cc)
+    real = os.path.realpath(path)
+    memo = None
+    if not os.path.basename(real).startswith("afl-"):
+        st = os.stat(real)
+        memo = os.path.join(COMPILER_IDS, sha(real, st.st_size, st.st_mtime_ns,
+                                              st.st_ctime_ns, st.st_ino))
+        try:
+            with open(memo) as f:
+                return f.read()
+        except OSError:
+            pass
     proc = subprocess.run([path, "--version"], stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, universal_newlines=True,
                           errors="replace", env=dict(os.environ, AFL_QUIET="1"))
     first = (proc.stdout.strip().splitlines() or [""])[0]
-    return "%s|%s" % (os.path.realpath(path), first)
+    ident = "%s|%s" % (real, first)
+    if memo and proc.returncode == 0:
+        os.makedirs(COMPILER_IDS, exist_ok=True)
+        tmp = "%s.%d.tmp" % (memo, os.getpid())
+        with open(tmp, "w") as f:
+            f.write(ident)
+        os.replace(tmp, memo)
+    return ident
 
 
 # The line of a failed build that matters, best first: an undefined

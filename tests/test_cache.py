@@ -151,3 +151,38 @@ def test_a_header_edit_behind_an_include_dir_rebuilds_the_subject(tmp_path):
     assert edited.returncode == 0 and "building" in edited.stderr, edited.stderr
     proc = harness_in(TOP, *check)
     assert proc.returncode == 1 and "want 16" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_a_compilers_identity_is_kept_until_its_binary_changes(tmp_path, monkeypatch):
+    # toolchain.compiler_id keeps `cc --version` per binary: asked again,
+    # the binary is not run; a new binary (an upgrade) is; and a wrapper
+    # (afl-*) is always asked, since its answer is its compiler's.
+    from harness import toolchain
+    monkeypatch.setattr(toolchain, "COMPILER_IDS", str(tmp_path / "ids"))
+    runs = tmp_path / "runs"
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    monkeypatch.setenv("PATH", str(bindir) + os.pathsep + os.environ["PATH"])
+
+    def install(name, version):
+        script = bindir / name
+        script.write_text("#!/bin/sh\necho run >> %s\necho '%s'\n" % (runs, version))
+        script.chmod(0o755)
+
+    def ident(name):
+        toolchain.compiler_id.cache_clear()
+        return toolchain.compiler_id(name).split("|", 1)[1]
+
+    def run_count():
+        return len(runs.read_text().splitlines()) if runs.exists() else 0
+
+    install("fakecc", "fakecc 1.0")
+    assert ident("fakecc") == "fakecc 1.0" and run_count() == 1
+    assert ident("fakecc") == "fakecc 1.0" and run_count() == 1      # kept
+    install("fakecc", "fakecc 2.0 (upgraded)")
+    assert ident("fakecc") == "fakecc 2.0 (upgraded)" and run_count() == 2
+    install("afl-fakecc", "afl 1")
+    ident("afl-fakecc")
+    ident("afl-fakecc")
+    assert run_count() == 4
+    toolchain.compiler_id.cache_clear()

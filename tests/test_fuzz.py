@@ -187,6 +187,16 @@ def test_corpus_replays_on_default_subjects(bits):
     assert not failures, "\n".join(failures)
 
 
+def test_a_replay_reports_a_leak_of_the_subject():
+    # The replay builds check leaks at exit (toolchain.SANITIZER_ENV
+    # "replay"); the oracle frees its own persistent buffers just before
+    # (fuzz/oracle.c fz_free_at_exit), which must not hide the subject's.
+    proc = fuzz_cli("replay", "-q", "--target", "decode_differential",
+                    "--subject", "broken:leak_on_error")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "LeakSanitizer: detected memory leaks" in proc.stdout, proc.stdout
+
+
 # ---- corpora and driver ---------------------------------------------------------
 
 def test_corpus_is_what_make_seeds_generates(tmp_path):

@@ -40,6 +40,9 @@
  *   partial_rejects_cut  decompress_safe_partial rejects a valid block whose
  *                        output goes on past the target (the wrong side of
  *                        issue 23's rule: the block is valid as a whole)
+ *   leak_on_error        decompress_safe leaks 16 bytes each time it
+ *                        rejects a block (what the replays' LeakSanitizer
+ *                        check at exit must report)
  *
  * and two conformant subjects, on either side of ref's profile table
  * (adapter_broken_profile.c), which lz4gate's verdict must not fault:
@@ -95,6 +98,7 @@ const struct lz4_subject *lz4gate_ref_subject(void);
 #define MODE_compatible_decoders 23
 #define MODE_partial_rejects_cut 24
 #define MODE_frequent_and_rare 25
+#define MODE_leak_on_error 26
 #define MODE_(m) MODE_##m
 #define MODE(m) MODE_(m)
 #if !defined(BROKEN)
@@ -150,6 +154,11 @@ static int b_decompress_safe(const char *s, char *d, int n, int cap)
     if (SELECTED == MODE_frequent_and_rare && n > 0 && n <= FR_SMALL && r < 0 &&
         fr_hash(s, n) % FR_FREQUENT == 0)
         r -= *(const volatile char *)(s + n) == 0x7f;    /* one byte past the input */
+    if (SELECTED == MODE_leak_on_error && r < 0) {
+        /* through a volatile pointer: the call is made, its result dropped */
+        void *(*volatile allocate)(size_t) = malloc;
+        (void)allocate(16);
+    }
     return r;
 }
 
