@@ -17,9 +17,14 @@ with one frame per inlined function (numbered on, as the sanitizer does),
 and the SUMMARY line's "(/path/prog+0x11b453)" as "/path/lz4.c:1079:22 in
 LZ4_decompress_safe". A frame the symbolizer cannot name stays as it was.
 """
+import hashlib
+import json
+import os
 import re
 import shutil
 import subprocess
+
+from harness.paths import BUILD
 
 # "    #3 0x55d0c1a2  (/path/module+0x1a2b) (BuildId: 0123abcd)"
 RAW_FRAME_RE = re.compile(r"^(?P<indent>\s*)#(?P<num>\d+) (?P<pc>0x[0-9a-f]+)  "
@@ -68,16 +73,67 @@ def _location(loc):
     return loc
 
 
+# What a program's addresses symbolize to, kept per program file (its path,
+# size, mtime and inode: a rebuilt program is another file): the same
+# documented findings crash the same programs in test after test and gate
+# after gate, and each llvm-symbolizer start read their debug information
+# again (make test started 271, 52 CPU seconds).
+MEMO = os.path.join(BUILD, "symbolize")
+
+
+def _memo_path(module):
+    try:
+        st = os.stat(module)
+    except OSError:
+        return None
+    ident = "%s\0%d\0%d\0%d" % (module, st.st_size, st.st_mtime_ns, st.st_ino)
+    return os.path.join(MEMO, hashlib.sha256(ident.encode()).hexdigest()[:32] + ".json")
+
+
+def _memo_load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
+
+
+def _memo_save(path, known):
+    os.makedirs(MEMO, exist_ok=True)
+    tmp = "%s.%d.tmp" % (path, os.getpid())
+    with open(tmp, "w") as f:
+        json.dump(known, f)
+    os.replace(tmp, path)
+
+
 def _table(texts):
-    """{(module, offset): locations} for every raw frame and summary of texts."""
+    """{(module, offset): locations} for every raw frame and summary of texts:
+    from the memo of each program, the rest from one symbolizer process."""
     wanted = set()
     for text in texts:
         for line in text.splitlines():
             m = RAW_FRAME_RE.match(line) or SUMMARY_RE.match(line)
             if m:
                 wanted.add((m.group("module"), m.group("off")))
-    tool = _symbolizer() if wanted else None
-    return _locations(sorted(wanted), tool) if tool else {}
+    memos = {mod: _memo_path(mod) for mod in {mod for mod, _ in wanted}}
+    known = {mod: _memo_load(path) if path else {} for mod, path in memos.items()}
+    table, missing = {}, []
+    for mod, off in sorted(wanted):
+        if off not in known[mod]:
+            missing.append((mod, off))
+        elif known[mod][off]:           # [] : the symbolizer knew nothing
+            table[(mod, off)] = [tuple(pair) for pair in known[mod][off]]
+    tool = _symbolizer() if missing else None
+    if not tool:
+        return table
+    found = _locations(missing, tool)
+    table.update(found)
+    for mod in {mod for mod, _ in missing}:
+        if memos[mod]:
+            fresh = _memo_load(memos[mod])
+            fresh.update({off: found.get((m, off), []) for m, off in missing if m == mod})
+            _memo_save(memos[mod], fresh)
+    return table
 
 
 def _rewrite(text, table):

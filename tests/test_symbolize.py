@@ -3,6 +3,7 @@ symbolized after the run read exactly as the sanitizer's own (the readers
 in harness/report/failure.py are unchanged), in one symbolizer process."""
 import os
 import re
+import shutil
 import subprocess
 
 import pytest
@@ -59,16 +60,46 @@ def test_inlined_frames_are_numbered_on_and_every_stack_restarts(program):
     assert "allocated by thread T0 here" in done and " in __interceptor_malloc " in done
 
 
-@pytest.mark.check
-def test_many_reports_take_one_symbolizer_process_and_text_without_frames_is_kept(
-        program, monkeypatch):
-    raws = [run(program, "segv", ASAN + ":symbolize=0") for _ in range(3)]
+def symbolizer_calls(monkeypatch, memo):
+    """The symbolizer processes started, with the memo (symbolize.MEMO) in
+    a directory of the test's."""
+    monkeypatch.setattr(symbolize, "MEMO", str(memo))
     calls = []
     real = subprocess.run
     monkeypatch.setattr(symbolize.subprocess, "run",
                         lambda *a, **k: calls.append(a[0]) or real(*a, **k))
+    return calls
+
+
+@pytest.mark.check
+def test_many_reports_take_one_symbolizer_process_and_text_without_frames_is_kept(
+        program, monkeypatch, tmp_path):
+    raws = [run(program, "segv", ASAN + ":symbolize=0") for _ in range(3)]
+    calls = symbolizer_calls(monkeypatch, tmp_path / "memo")
     out = symbolize.texts(raws + ["no frames here", ""])
     assert len(calls) == 1 and all(" in main " in t for t in out[:3])
     assert out[3:] == ["no frames here", ""]
     recs = [{"report": raws[0], "evidence": "e"}, {"verdict": "pass"}]
     assert " in main " in symbolize.records(recs)[0]["report"] and recs[1] == {"verdict": "pass"}
+
+
+def test_a_programs_addresses_are_symbolized_once_until_it_is_rebuilt(
+        program, monkeypatch, tmp_path):
+    raw, other = (run(program, mode, ASAN + ":symbolize=0") for mode in ("heap", "segv"))
+    calls = symbolizer_calls(monkeypatch, tmp_path / "memo")
+    first = symbolize.texts([raw])[0]
+    assert len(calls) == 1 and " in main " in first
+    assert symbolize.texts([raw])[0] == first and len(calls) == 1      # from the memo
+    # another report of the same program: its new addresses are asked
+    assert " in main " in symbolize.texts([other])[0] and len(calls) == 2
+    assert symbolize.texts([raw, other]) == [first, symbolize.texts([other])[0]]
+    assert len(calls) == 2
+    # a program rebuilt (here: its file replaced by a copy) is asked again
+    copy = str(tmp_path / "crash")
+    shutil.copy(program, copy)
+    at_copy = raw.replace(program, copy)
+    want = normal(first.replace(program, copy))
+    assert normal(symbolize.texts([at_copy])[0]) == want and len(calls) == 3
+    assert normal(symbolize.texts([at_copy])[0]) == want and len(calls) == 3
+    os.replace(shutil.copy(program, copy + ".new"), copy)
+    assert normal(symbolize.texts([at_copy])[0]) == want and len(calls) == 4

@@ -107,14 +107,8 @@ class Builder:
         self._probe_reads(read)
         return found
 
-    def probe_source(self, flags, source):
-        read = []
-        ok = toolchain.probe_source(self.cc, self.flags + flags, source, self.defined, read)
-        self._probe_reads(read)
-        return ok
-
     def probe_sources(self, flags, header, bodies):
-        """[probe_source(header + body) ...], compiled together (toolchain)."""
+        """Does each header + body compile? (toolchain.probe_sources: together)"""
         read = []
         ok = toolchain.probe_sources(self.cc, self.flags + flags, header, bodies,
                                      self.defined, read)
