@@ -6,6 +6,7 @@ import re
 import shutil
 import signal
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 from harness.paths import BUILD
 from harness.subjects.fetch.apt import ensure_deb_src, has_candidate
@@ -282,12 +283,15 @@ def main(argv):
         with open(os.path.join(out, ".lock"), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             remove_leftovers(out, say)
-            for w in wanted:
-                if w == "upstream":
-                    results.append((w, fetch_upstream(out, args.force, say)))
-                else:
-                    results.append((w, fetch_kernel(out, w, args.force, tarball_for(args, w),
-                                                    args.download_kernel, say)))
+            if "upstream" in wanted:
+                results.append(("upstream", fetch_upstream(out, args.force, say)))
+            # The kernel trees side by side: each decompresses a whole
+            # linux-source tarball (~10 s of xz on one core).
+            kernels = [w for w in wanted if w != "upstream"]
+            with ThreadPoolExecutor(max_workers=max(1, len(kernels))) as pool:
+                paths = pool.map(lambda w: fetch_kernel(out, w, args.force, tarball_for(args, w),
+                                                        args.download_kernel, say), kernels)
+                results += list(zip(kernels, paths))
         for w, path in results:
             print("%s:%s" % (w, path))
         return EXIT_OK

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 PROG = "fetch"
@@ -18,6 +19,9 @@ STAMP = ".lz4gate-stamp.json"
 APT_TIMEOUT = 1800     # seconds, any single apt-get call
 TAR_TIMEOUT = 600      # seconds, kernel tarball extraction
 EXIT_OK, EXIT_FAIL, EXIT_MISSING = 0, 1, 2
+# The kernel trees are fetched side by side (fetch/cli.py); apt-get runs one
+# at a time, since two `apt-get update` would contend for APT's lock.
+APT_GET = threading.Lock()
 
 
 class Fail(Exception):
@@ -35,8 +39,9 @@ class Progress:
 
     def __call__(self, subject, msg):
         if not self.quiet:
-            print("%s: [%s] %s" % (PROG, subject, msg), file=sys.stderr,
-                  flush=True)
+            # one write per line: the kernel trees report from two threads
+            sys.stderr.write("%s: [%s] %s\n" % (PROG, subject, msg))
+            sys.stderr.flush()
 
 def is_root():
     return os.geteuid() == 0
@@ -55,9 +60,10 @@ def run(cmd, cwd=None, timeout=APT_TIMEOUT, env_extra=None):
         env.update(env_extra)
     shown = " ".join(cmd)
     try:
-        p = subprocess.run(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=timeout, check=False)
+        with APT_GET if cmd[0] == "apt-get" else contextlib.nullcontext():
+            p = subprocess.run(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
         raise Fail(EXIT_FAIL, "command timed out after %ds: %s"
                    % (timeout, shown))
