@@ -29,6 +29,12 @@ from harness.toolchain import BuildError, file_digest, sha
 # Python modules whose logic decides what a subject build produces.
 RECIPE_MODULES = [os.path.join(HARNESS, f) for f in ("toolchain.py", "objcache.py")]
 
+# Subjects made of lz4gate's own code (ref, its mutants, the broken
+# adapters): they link by construction, and the runner that links them says
+# so loudly if not; the link check is for a copy's missing functions. (make
+# test builds some 60 of them, each one more link.)
+OUR_KINDS = ("ref", "ref-mutant", "broken")
+
 
 def _files_under(top, suffixes):
     out = []
@@ -140,7 +146,8 @@ class Builder:
         self.say("building")
         objs, link_extra, info = RECIPES[self.s.kind](self, stage)
         self._isolate(objs)
-        self._link_check(link_extra)
+        if self.s.kind not in OUR_KINDS:
+            self._link_check(link_extra)
         info.update(spec=self.s.spec, id=self.s.id, config=self.config, bits=self.bits,
                     digest=digest, link=link_extra, path=self.s.path,
                     patches=self.s.patches, files=self.s.files,

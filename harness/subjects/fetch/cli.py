@@ -279,19 +279,19 @@ def main(argv):
             return EXIT_OK
         preflight(out, wanted, args)
         os.makedirs(out, exist_ok=True)
-        results = []
         with open(os.path.join(out, ".lock"), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             remove_leftovers(out, say)
-            if "upstream" in wanted:
-                results.append(("upstream", fetch_upstream(out, args.force, say)))
-            # The kernel trees side by side: each decompresses a whole
-            # linux-source tarball (~10 s of xz on one core).
-            kernels = [w for w in wanted if w != "upstream"]
-            with ThreadPoolExecutor(max_workers=max(1, len(kernels))) as pool:
-                paths = pool.map(lambda w: fetch_kernel(out, w, args.force, tarball_for(args, w),
-                                                        args.download_kernel, say), kernels)
-                results += list(zip(kernels, paths))
+            # Side by side: each kernel tree decompresses a whole
+            # linux-source tarball (~10 s of xz on one core); apt-get runs
+            # one at a time (common.APT_GET).
+            def one(w):
+                if w == "upstream":
+                    return fetch_upstream(out, args.force, say)
+                return fetch_kernel(out, w, args.force, tarball_for(args, w),
+                                    args.download_kernel, say)
+            with ThreadPoolExecutor(max_workers=max(1, len(wanted))) as pool:
+                results = list(zip(wanted, pool.map(one, wanted)))
         for w, path in results:
             print("%s:%s" % (w, path))
         return EXIT_OK
