@@ -24,6 +24,7 @@ import re
 import shutil
 import subprocess
 
+from harness import atomic
 from harness.paths import BUILD
 
 # "    #3 0x55d0c1a2  (/path/module+0x1a2b) (BuildId: 0123abcd)"
@@ -98,14 +99,6 @@ def _memo_load(path):
         return {}
 
 
-def _memo_save(path, known):
-    os.makedirs(MEMO, exist_ok=True)
-    tmp = "%s.%d.tmp" % (path, os.getpid())
-    with open(tmp, "w") as f:
-        json.dump(known, f)
-    os.replace(tmp, path)
-
-
 def _table(texts):
     """{(module, offset): locations} for every raw frame and summary of texts:
     from the memo of each program, the rest from one symbolizer process."""
@@ -132,7 +125,7 @@ def _table(texts):
         if memos[mod]:
             fresh = _memo_load(memos[mod])
             fresh.update({off: found.get((m, off), []) for m, off in missing if m == mod})
-            _memo_save(memos[mod], fresh)
+            atomic.write_file(memos[mod], json.dumps(fresh))
     return table
 
 

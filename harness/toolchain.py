@@ -14,6 +14,7 @@ import subprocess
 import tempfile
 import time
 
+from harness import atomic
 from harness.errors import BadInput
 from harness.paths import ADAPTERS, BUILD
 
@@ -230,11 +231,7 @@ def compiler_id(cc):
     first = (proc.stdout.strip().splitlines() or [""])[0]
     ident = "%s|%s" % (real, first)
     if memo and proc.returncode == 0:
-        os.makedirs(COMPILER_IDS, exist_ok=True)
-        tmp = "%s.%d.tmp" % (memo, os.getpid())
-        with open(tmp, "w") as f:
-            f.write(ident)
-        os.replace(tmp, memo)
+        atomic.write_file(memo, ident)
     return ident
 
 
@@ -373,6 +370,27 @@ def _failing_symbols(cc, flags, header, symbols, workdir, defined, reads):
     return bad if bad or not missing else None
 
 
+def _probe_together(items, failing, alone):
+    """The items that probe: all compiled together, failing(todo) naming
+    those the compiler's errors fall in (None: the errors cannot be told
+    apart); the named ones are dropped and the rest compiled together again
+    (up to 4 rounds); what is left then is probed alone(item), one by one."""
+    todo, found = list(items), set()
+    for _ in range(4):
+        if not todo:
+            break
+        bad = failing(todo)
+        if bad is None:
+            break
+        if not bad:
+            found.update(todo)
+            todo = []
+            break
+        todo = [x for x in todo if x not in bad]
+    found.update(x for x in todo if alone(x))
+    return found
+
+
 def probe_symbols(cc, flags, header, symbols, defined=None, reads=None):
     """The symbols of `symbols` that `header` declares and, with `defined`,
     that the copy defines (compile_ok). All are probed in one compile; the
@@ -380,23 +398,11 @@ def probe_symbols(cc, flags, header, symbols, defined=None, reads=None):
     dropped and the rest compiled again, so a copy costs two or three
     compiles, not one per symbol. Where an error cannot be told to a
     symbol, the rest are probed one by one."""
-    todo = list(dict.fromkeys(symbols))
-    found = set()
     with tempfile.TemporaryDirectory() as tmp:
-        for _ in range(4):
-            if not todo:
-                break
-            bad = _failing_symbols(cc, flags, header, todo, tmp, defined, reads)
-            if bad is None:
-                break
-            if not bad:
-                found.update(todo)
-                todo = []
-                break
-            todo = [s for s in todo if s not in bad]
-        for sym in todo:
-            if compile_ok(cc, flags, symbol_probe(header, [sym]), tmp, defined, reads):
-                found.add(sym)
+        found = _probe_together(
+            list(dict.fromkeys(symbols)),
+            lambda todo: _failing_symbols(cc, flags, header, todo, tmp, defined, reads),
+            lambda sym: compile_ok(cc, flags, symbol_probe(header, [sym]), tmp, defined, reads))
     return [s for s in symbols if s in found]
 
 
@@ -443,21 +449,11 @@ def probe_sources(cc, flags, header, bodies, defined=None, reads=None):
     compiler start-ups each time a configuration of it was built): the
     bodies the errors fall in fail, the rest are compiled again together,
     and whatever cannot be told apart is probed one by one."""
-    todo, good = list(range(len(bodies))), set()
+    def failing(todo):
+        bad = _failing_bodies(cc, flags, header, [bodies[i] for i in todo], tmp, defined, reads)
+        return bad if bad is None else {todo[k] for k in bad}
     with tempfile.TemporaryDirectory() as tmp:
-        for _ in range(4):
-            if not todo:
-                break
-            bad = _failing_bodies(cc, flags, header, [bodies[i] for i in todo], tmp,
-                                  defined, reads)
-            if bad is None:
-                break
-            if not bad:
-                good.update(todo)
-                todo = []
-                break
-            todo = [i for k, i in enumerate(todo) if k not in bad]
-        for i in todo:
-            if compile_ok(cc, flags, header + bodies[i], tmp, defined, reads):
-                good.add(i)
+        good = _probe_together(
+            range(len(bodies)), failing,
+            lambda i: compile_ok(cc, flags, header + bodies[i], tmp, defined, reads))
     return [i in good for i in range(len(bodies))]

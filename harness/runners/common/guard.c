@@ -68,8 +68,8 @@ static guard_buf guard_make(size_t size, int fill)
         abort();
     }
 #ifdef MADV_POPULATE_WRITE
-    /* One call instead of a page fault per page (the memset below touches
-     * every page anyway); a kernel without it (before 5.14) says EINVAL and
+    /* One call instead of a page fault per page (the fill below, or the
+     * caller's copy, touches every page anyway); a kernel without it (before 5.14) says EINVAL and
      * the pages fault in as before. */
     (void)madvise(usable, usable_pages * page, MADV_POPULATE_WRITE);
 #endif
