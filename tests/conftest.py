@@ -64,6 +64,12 @@ def _session_id():
     return os.environ.get("PYTEST_XDIST_TESTRUNUID") or "pid%d" % os.getpid()
 
 
+# A regression test that passed on a program is not run again on the same
+# program within this test run (never in a later one: the directory is this
+# run's). Workers and the commands tests start inherit it. harness/result_memo.py.
+os.environ.setdefault("LZ4GATE_RESULT_MEMO", os.path.join(MEMO, _session_id(), "results"))
+
+
 def session_memo(name, compute):
     """compute() once per test run, whichever worker asks first; the others
     wait for it and read its JSON result (shared runs such as the contract

@@ -13,11 +13,12 @@ the replay exits 0.
 """
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
 
-from harness import symbolize, toolchain
+from harness import result_memo, symbolize, toolchain
 from harness.errors import CaseError
 from harness.fuzzing import build as fuzz_build
 from harness.report.failure import ORACLE_RE, first_sanitizer_line, report_of
@@ -142,22 +143,32 @@ def run_batch(program, config, jobs):
     """Results of jobs [(key, case, test)], every test in one runner process
     (each in a forked child with its own timeout: regress_batch.c), so a
     configuration costs one program start (sanitizer runtimes, qemu-i386),
-    not one per test. {key: result}."""
+    not one per test. {key: result}. With LZ4GATE_RESULT_MEMO (lz4gate's
+    own test runs), a test that passed on the same program before is not
+    run again (harness/result_memo.py)."""
+    argv = toolchain.run_argv(config, [program, "--batch"])
+    env = toolchain.sanitizer_env("runner")
+    memo_keys = {key: result_memo.key(argv, env, "%d\t%s" % (timeout_of(c, t), batch_line(key, t)))
+                 for key, c, t in jobs} if result_memo.directory() else {}
+    reused = {key: r for key, r in ((k, result_memo.get(mk)) for k, mk in memo_keys.items()) if r}
+    jobs = [j for j in jobs if j[0] not in reused]
     lines, current = [], None
     for key, case, test in jobs:
         if timeout_of(case, test) != current:
             current = timeout_of(case, test)
             lines.append("timeout=%d" % current)
         lines.append(batch_line(key, test))
+    if reused:
+        print("regress: %s [%s] %d passes reused (%s)" % (os.path.basename(os.path.dirname(
+            os.path.dirname(program))), config, len(reused), result_memo.ENV),
+              file=sys.stderr, flush=True)
     if not jobs:
-        return {}
+        return reused
     limit = sum(timeout_of(c, t) for _, c, t in jobs) + 60
     try:
-        proc = subprocess.run(toolchain.run_argv(config, [program, "--batch"]),
-                              input="\n".join(lines) + "\n", stdout=subprocess.PIPE,
+        proc = subprocess.run(argv, input="\n".join(lines) + "\n", stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, universal_newlines=True,
-                              errors="replace", env=toolchain.sanitizer_env("runner"),
-                              timeout=limit)
+                              errors="replace", env=env, timeout=limit)
     except subprocess.TimeoutExpired:
         raise CaseError("the regression runner (%s) gave no result in %d s" % (config, limit))
     timeouts = {key: timeout_of(c, t) for key, c, t in jobs}
@@ -179,6 +190,9 @@ def run_batch(program, config, jobs):
         raise CaseError("the regression runner (%s) stopped before test %s (exit status %d): %s"
                         % (config, missing[0], proc.returncode,
                            first_sanitizer_line(proc.stderr) or "no message"))
+    for key, result in out.items():
+        result_memo.put(memo_keys.get(key), result)
+    out.update(reused)
     return out
 
 
