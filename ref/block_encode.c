@@ -32,6 +32,16 @@
 
 #include <string.h>
 
+/* The planted encoder bugs of ref/mutant.h (ENCODE_*), for the mutant
+ * builds only; a build without -DREF_MUTANT* (the oracle, the amalgams of
+ * harness/subjects/fixtures.py, which do not include mutant.h) has none. */
+#if defined(REF_MUTANT_LINKED) || defined(REF_MUTANT_FROM_ENV) || defined(REF_MUTANT)
+#include "mutant.h"
+#define ENCODE_MUTANT(name) (REF_MUTANT_SELECTED == REF_MUTANT_ID_##name)
+#else
+#define ENCODE_MUTANT(name) 0
+#endif
+
 #define HASH_BITS 12
 #define HASH_ENTRIES (1u << HASH_BITS) /* == REF_ENCODE_STATE_SIZE / 4 */
 
@@ -276,8 +286,13 @@ ref_encode_result ref_encode(const ref_encode_params *p, void *state)
     if (e.n >= MIN_COMPRESSIBLE) {
         /* rule 3: a match starts at or before n - 12; rule 2: it ends at or
          * before n - 5, so the last 5 bytes remain literals. */
-        const size_t match_start_limit = e.n - REF_MATCH_FROM_END;
-        const size_t match_end_limit = e.n - REF_LAST_LITERALS;
+        const size_t match_start_limit =
+            e.n - REF_MATCH_FROM_END + (ENCODE_MUTANT(ENCODE_LAST_MATCH) ? 1 : 0);
+        const size_t match_end_limit =
+            e.n - REF_LAST_LITERALS + (ENCODE_MUTANT(ENCODE_LAST_LITERALS) ? 1 : 0);
+        /* 65535, or 65536 in the mutant that takes a match it cannot code */
+        const size_t max_offset =
+            REF_MAX_OFFSET + (ENCODE_MUTANT(ENCODE_WINDOW_65536) ? 1 : 0);
         size_t i = 0;
         size_t misses = 0;
         size_t d;
@@ -295,7 +310,7 @@ ref_encode_result ref_encode(const ref_encode_params *p, void *state)
             table_put(table, h, (uint32_t)v);
             /* 1 <= v - m <= REF_MAX_OFFSET, in one unsigned comparison (an
              * entry equal to v, i.e. an empty slot at v = 0, wraps). */
-            if (v - m - 1 < REF_MAX_OFFSET) {
+            if (v - m - 1 < max_offset) {
                 if (m >= e.dlen) { /* in the input: the common case */
                     const uint8_t *mp = e.src + (m - e.dlen);
                     if (read32(mp) == read32(e.src + i))

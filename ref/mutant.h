@@ -48,6 +48,23 @@
 #define REF_MUTANT_ID_LEGACY_CHUNK_FULL 33
 #define REF_MUTANT_ID_OUTPUT_WITHIN_CAPACITY 34
 
+/* Planted encoder bugs (block_encode.c), not checks: each makes ref's
+ * encoder, which the ref subject's compressors call, write blocks ref's
+ * strict decoder rejects, for the boundary sweeps to catch (issue 25;
+ * harness/runners/contracts/contracts_sweep_*.c). tests/mutants.py does not
+ * run them: no unit test is meant to. harness/subjects/refcodec.py
+ * encoder_mutant_names() reads this list (names ENCODE_*).
+ *   ENCODE_WINDOW_65536   a match 65536 bytes back is taken (written as
+ *                         offset 0): sweep.window
+ *   ENCODE_LAST_MATCH     the last match may start 11 bytes before the end
+ *                         (rule 3 says 12): sweep.end
+ *   ENCODE_LAST_LITERALS  a match may end 4 bytes before the end (rule 2
+ *                         says 5 literals): sweep.end, and any compressible
+ *                         data whose last match runs to the end */
+#define REF_MUTANT_ID_ENCODE_WINDOW_65536 35
+#define REF_MUTANT_ID_ENCODE_LAST_MATCH 36
+#define REF_MUTANT_ID_ENCODE_LAST_LITERALS 37
+
 #define REF_MUTANT_ID_(name) REF_MUTANT_ID_##name
 #define REF_MUTANT_ID(name) REF_MUTANT_ID_(name)
 

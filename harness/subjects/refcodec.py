@@ -1,6 +1,7 @@
-"""Facts about the reference codec that Python needs: its source files and
-the names of its named checks (the X-macro lists of ref/checks.h and
-ref/frame_checks.h, the one parser of them)."""
+"""Facts about the reference codec that Python needs: its source files, the
+names of its named checks (the X-macro lists of ref/checks.h and
+ref/frame_checks.h, the one parser of them) and of its planted encoder bugs
+(ref/mutant.h)."""
 import os
 import re
 
@@ -28,6 +29,19 @@ def frame_check_names():
 def check_names():
     """Every named check (block first, then frame): the valid MUTANT names."""
     return block_check_names() + frame_check_names()
+
+
+def encoder_mutant_names():
+    """The planted encoder bugs of ref/mutant.h (REF_MUTANT_ID_ENCODE_*):
+    valid ref-mutant:NAME subjects too, but not checks (tests/mutants.py
+    runs check_names() only)."""
+    with open(os.path.join(REF, "mutant.h")) as f:
+        return re.findall(r"(?m)^#define REF_MUTANT_ID_(ENCODE_\w+) \d+$", f.read())
+
+
+def mutant_names():
+    """Every valid ref-mutant:NAME: the named checks, then the encoder bugs."""
+    return check_names() + encoder_mutant_names()
 
 
 def sources():

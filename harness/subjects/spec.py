@@ -152,9 +152,10 @@ class Subject:
             kind, path = spec, ""
         elif kind in ("ref-mutant", "broken"):
             # Test subjects: the reference with one named check compiled out
-            # (ref/checks.h), or a deliberately broken adapter.
+            # (ref/checks.h) or one planted encoder bug (ref/mutant.h
+            # ENCODE_*), or a deliberately broken adapter.
             self.variant, path = path, ""
-            valid = refcodec.check_names() if kind == "ref-mutant" else BROKEN_MODES
+            valid = refcodec.mutant_names() if kind == "ref-mutant" else BROKEN_MODES
             if self.variant not in valid:
                 raise BadInput("unknown %s '%s'; use one of: %s"
                                % (kind, self.variant, ", ".join(valid)))

@@ -4,6 +4,7 @@ import json
 import sys
 
 from harness.errors import EXIT_BAD_INPUT, BadInput
+from harness.runners.contracts import planted
 from harness.runners.contracts.run import DEFAULT_CONFIGS, configs_for, run_contracts
 from harness import toolchain
 from harness.subjects import options, project
@@ -14,6 +15,7 @@ USAGE = """\
   python3 -m harness contracts [--config C]... [--patch F]... [--include DIR]...
                                [--define NAME[=VALUE]]... [--check ID]... [--json FILE]
                                [--adapter FILE.c [--sources A.c,B.c]] SPEC...
+  python3 -m harness contracts --planted
 
 For each SPEC and CONFIG (default: asan64 asan32 O0 O2), builds the subject,
 links the contract runner against it, runs every check in a child process,
@@ -30,6 +32,11 @@ to compile.
 
 --check ID (repeatable; '*' is a wildcard) shows only those checks, and the
 exit status is theirs: the gate's reproducer for one failing check.
+
+--planted (no SPEC) shows that each boundary sweep class (sweep.window,
+sweep.end, sweep.capacity, sweep.input) catches its planted bug, a ref
+encoder mutant or a broken subject, in asan64 (harness/runners/contracts/
+planted.py; part of `make mutants`); exit 1 when one does not.
 
 Exit status: 0 when no check FAILs (known findings and n/a are fine),
 1 when one does, 2 bad input (unknown SPEC, missing tree, build error).
@@ -56,10 +63,26 @@ def print_matrix(all_records, out=sys.stdout):
         print("%-*s  %s" % (width, chk, "  ".join(row)), file=out)
 
 
+def run_planted_cli(args):
+    if not args.planted or args.specs:
+        print("harness contracts: give SPEC..., or --planted alone", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        problems = planted.run_planted()
+    except BadInput as e:
+        print("harness contracts: %s" % e, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for p in problems:
+        print("PLANTED BUG NOT CAUGHT: " + p)
+    return 1 if problems else 0
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog="harness contracts", description=USAGE,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("specs", nargs="+", metavar="SPEC")
+    ap.add_argument("specs", nargs="*", metavar="SPEC")
+    ap.add_argument("--planted", action="store_true",
+                    help="show that each sweep class catches its planted bug")
     ap.add_argument("--config", action="append", default=[])
     ap.add_argument("--patch", action="append", default=[])
     options.add_arguments(ap)
@@ -69,6 +92,8 @@ def main(argv):
     ap.add_argument("-q", "--quiet", action="store_true")
     project.add_arguments(ap)
     args = ap.parse_args(argv)
+    if args.planted or not args.specs:
+        return run_planted_cli(args)
     all_records = []
     try:
         project.check_used(args, args.specs)

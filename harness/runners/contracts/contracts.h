@@ -40,6 +40,16 @@ void contracts_add_old_api(const struct lz4_subject *tested, contract_add_fn add
 /* The LZ4 frame API (lz4frame.h), against ref's frame codec. */
 void contracts_add_frame_decode(const struct lz4_subject *tested, contract_add_fn add);
 void contracts_add_frame_compress(const struct lz4_subject *tested, contract_add_fn add);
+/* Boundary sweeps (ids "sweep.CLASS...."): every boundary of an entry point
+ * walked deterministically, guard pages on both sides, ref as the judge.
+ * contracts_sweep_window.c (repeats at distances 65534..65537),
+ * contracts_sweep_end.c (end-of-block rules), contracts_sweep_capacity.c
+ * (+ _frame.c: capacities exact-32..exact+32), contracts_sweep_input.c (truncations,
+ * frame input in pieces, every frame flag). */
+void contracts_add_sweep_window(const struct lz4_subject *tested, contract_add_fn add);
+void contracts_add_sweep_end(const struct lz4_subject *tested, contract_add_fn add);
+void contracts_add_sweep_capacity(const struct lz4_subject *tested, contract_add_fn add);
+void contracts_add_sweep_input(const struct lz4_subject *tested, contract_add_fn add);
 
 /* ---- contracts_data.c: test data, and ref as the oracle of block checks ---- */
 

@@ -43,6 +43,9 @@
  *   leak_on_error        decompress_safe leaks 16 bytes each time it
  *                        rejects a block (what the replays' LeakSanitizer
  *                        check at exit must report)
+ *   frame_bound_one_block_short, frame_block_checksum_early: bugs only the
+ *                        boundary sweeps catch (adapter_broken_sweep.c says
+ *                        what each does)
  *
  * and two conformant subjects, on either side of ref's profile table
  * (adapter_broken_profile.c), which lz4gate's verdict must not fault:
@@ -68,10 +71,12 @@
 #include <string.h>
 
 #include "adapter_broken_profile.h"
+#include "adapter_broken_sweep.h"
 #include "lz4ref.h"
 #include "subject.h"
 
 const struct lz4_subject *lz4gate_ref_subject(void);
+
 
 #define MODE_write_past_capacity 1
 #define MODE_short_return 2
@@ -99,6 +104,8 @@ const struct lz4_subject *lz4gate_ref_subject(void);
 #define MODE_partial_rejects_cut 24
 #define MODE_frequent_and_rare 25
 #define MODE_leak_on_error 26
+#define MODE_frame_bound_one_block_short 27
+#define MODE_frame_block_checksum_early 28
 #define MODE_(m) MODE_##m
 #define MODE(m) MODE_(m)
 #if !defined(BROKEN)
@@ -425,6 +432,13 @@ static void replace_frame_decoder_slots(struct lz4_subject *t)
         t->frame_decompress = bp_strict_frame_decompress;
         return;
     }
+    if (SELECTED == MODE_frame_block_checksum_early) {
+        t->frame_dctx_create = bs_dctx_create;
+        t->frame_dctx_free = bs_dctx_free;
+        t->frame_dctx_reset = bs_dctx_reset;
+        t->frame_decompress = bs_frame_decompress_checksum_early;
+        return;
+    }
     t->frame_dctx_create = b_dctx_create;
     t->frame_dctx_free = b_dctx_free;
     t->frame_dctx_reset = b_frame_reset2;
@@ -438,6 +452,8 @@ static void replace_frame_compressor_slots(struct lz4_subject *t)
     t->frame_compress_begin = b_begin;
     t->frame_compress_update = b_update;
     t->frame_compress_end = b_end;
+    if (SELECTED == MODE_frame_bound_one_block_short)
+        t->frame_compress_update_bound = bs_update_bound_one_block_short;
 }
 
 const struct lz4_subject *lz4gate_subject(void)

@@ -49,4 +49,6 @@ def build_broken(b, stage):
                           REF_FLAGS + ["-I" + ADAPTERS, "-DBROKEN=" + b.s.variant]))
     objs.append(b.compile(os.path.join(ADAPTERS, "adapter_broken_profile.c"), "broken_profile",
                           REF_FLAGS + ["-I" + ADAPTERS]))
+    objs.append(b.compile(os.path.join(ADAPTERS, "adapter_broken_sweep.c"), "broken_sweep",
+                          REF_FLAGS + ["-I" + ADAPTERS]))
     return objs, link, info

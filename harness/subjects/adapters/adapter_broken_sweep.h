@@ -1,0 +1,21 @@
+/*
+ * The slots of the broken modes of the boundary sweeps (issue 25),
+ * written in adapter_broken_sweep.c, that adapter_broken.c puts in its
+ * table: frame_bound_one_block_short, frame_block_checksum_early.
+ */
+#ifndef LZ4GATE_ADAPTER_BROKEN_SWEEP_H
+#define LZ4GATE_ADAPTER_BROKEN_SWEEP_H
+
+#include <stddef.h>
+
+#include "subject.h"
+
+size_t bs_update_bound_one_block_short(size_t n, const struct subject_frame_prefs *p);
+void *bs_dctx_create(void);
+void bs_dctx_free(void *dctx);
+void bs_dctx_reset(void *dctx);
+long long bs_frame_decompress_checksum_early(void *dctx, unsigned char *dst, size_t *dst_len,
+                                             const unsigned char *src, size_t *src_len,
+                                             const unsigned char *dict, size_t dict_len);
+
+#endif
