@@ -5,11 +5,14 @@
 #   make gate-pr   gate a project's change of its vendored copy: REPO=checkout
 #                  BASE_REF=origin/main (merge base vs head; scan finds the copy)
 #   make gate-stability  the gate RUNS=10 times with other fuzz seeds: verdicts per run
-#   make test      set up (apt-get as root), then every test of the suite (12-13 min)
+#   make test      set up (apt-get as root), then every test of the suite (10.5-11 min)
 #   make check     the inner loop: a fast subset of `make test` (<= 3 min)
 #   make bench     reference codec vs the system liblz4, side by side; then fuzz-bench
-#   make mutants   every named check of ref is needed by a unit test, and every
-#                  regression case fails on a subject that has its bug
+#   make mutants   every named check of ref is needed by a unit test, every
+#                  regression case fails on a subject that has its bug, and every
+#                  boundary sweep class catches its planted bug
+#   make mutate    mutation score of the checks on an lz4 tree: TREE=DIR
+#                  [FILES=lib/lz4.c,...] [N=50] [SEED=1] [JOBS=1] (docs/mutation.md)
 #   make subjects  fetch the default subjects (Debian's lz4 source, linux 6.1 and 6.12)
 #   make scan      list every LZ4 copy under a project tree: DIR=... [JSON=1]
 #   make contracts API contract tests: SUBJECT="ref system upstream kernel"
@@ -40,13 +43,13 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 TEST_WORKERS ?= $(shell echo $$(( $(JOBS) + 1 )))
 WARN := -std=c11 -Wall -Wextra -Werror
 
-.PHONY: all help deps subjects test check ref-tests mutants bench contracts regress \
+.PHONY: all help deps subjects test check ref-tests mutants mutate bench contracts regress \
 	releases kernels scan vectors lz4ref fuzz fuzz-bench corpus-min triage gate gate-pr gate-stability clean
 
 all: ref-tests
 
 help:
-	@sed -n '1,29p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,32p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@bash ci/deps.sh
@@ -74,6 +77,18 @@ ref-tests:
 mutants: deps subjects
 	$(PYTHON) tests/mutants.py
 	$(HARNESS) regress --mutants
+	$(HARNESS) contracts --planted
+
+# The mutation score of lz4gate's checks on an lz4 tree (python3 -m harness
+# mutate --help): one-token mutants of FILES, N sampled with SEED, each built
+# and checked (vectors, contracts, regress; asan64). JOBS: mutants at once
+# (default 1 here: each one is a compile and three runners).
+MUTATE_ARGS = --tree $(TREE) $(if $(FILES),--files $(FILES)) $(if $(N),-n $(N)) \
+	$(if $(SEED),--seed $(SEED)) $(if $(OUT),--out $(OUT)) \
+	--jobs $(if $(filter command line,$(origin JOBS)),$(JOBS),1)
+mutate: deps
+	$(if $(TREE),,$(error usage: make mutate TREE=DIR [FILES=lib/lz4.c,...] [N=50] [SEED=1] [JOBS=1] [OUT=FILE.json]))
+	$(HARNESS) mutate $(strip $(MUTATE_ARGS))
 
 SUBJECT ?= ref system upstream kernel
 CONFIGS ?= asan64 asan32 O0 O2

@@ -27,6 +27,7 @@ packages=(
     lz4                   # the lz4 command-line tool (frame interop)
     dpkg-dev              # apt-get source (the upstream lz4 subject)
     xz-utils              # extracting the kernel source tarball
+    python3-clang-14      # clang.cindex: the mutation tool's tokenizer and call graph
 )
 # shellcheck disable=SC2206
 packages+=(${LZ4GATE_DEPS_EXTRA:-})

@@ -25,6 +25,8 @@ COMMANDS = {
               "its KTAP output read back"),
     "gate-stability": ("harness.gate.stability", "the gate N times with other fuzz seeds: "
                        "verdicts and findings per run"),
+    "mutate": ("harness.mutate.cli", "mutation score of the checks on an lz4 tree: one-token "
+               "mutants, killed or survived"),
 }
 
 
