@@ -124,7 +124,7 @@ LONGEST_TEST_SECONDS = {
     "test_ref_mutants": 110, "test_fuzz": 76, "test_regress": 74, "test_pr_gate": 68,
     "test_gate_kernels": 57, "test_contracts": 50, "test_partial_copies": 49,
     "test_ref_unit": 36, "test_gate_report": 35, "test_cache": 35,
-    "test_compress_large": 27, "test_adapter": 24, "test_waivers": 22,
+    "test_compress_large": 27, "test_adapter": 24, "test_waivers": 22, "test_mutate": 40,
 }
 
 

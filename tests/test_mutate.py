@@ -205,6 +205,7 @@ def upstream_run(tmp_path_factory):
     return run["result"], proc
 
 
+@pytest.mark.xdist_group("mutate_upstream")   # one worker runs the fixture
 def test_a_mutant_breaking_the_decoders_bounds_check_is_killed(upstream_run):
     res, _ = upstream_run
     m = {r["id"]: r for r in res["mutants"]}[KILLED]
@@ -214,6 +215,7 @@ def test_a_mutant_breaking_the_decoders_bounds_check_is_killed(upstream_run):
     assert m["killed_by"]["verdict"] in ("FAIL", "CRASH", "TIMEOUT"), m
 
 
+@pytest.mark.xdist_group("mutate_upstream")   # one worker runs the fixture
 def test_a_mutant_no_input_tells_apart_survives_and_is_listed(upstream_run):
     res, proc = upstream_run
     m = {r["id"]: r for r in res["mutants"]}[SURVIVOR]
@@ -223,6 +225,7 @@ def test_a_mutant_no_input_tells_apart_survives_and_is_listed(upstream_run):
     assert "LZ4_STATIC_ASSERT(MFLIMIT > WILDCOPYLENGTH)" in proc.stdout
 
 
+@pytest.mark.xdist_group("mutate_upstream")   # one worker runs the fixture
 def test_a_token_in_an_inactive_branch_is_equivalent_by_construction(upstream_run):
     res, proc = upstream_run
     m = {r["id"]: r for r in res["mutants"]}[EQUIVALENT]
