@@ -29,6 +29,66 @@ def test_object_cache_keys_on_included_headers_and_flags(tmp_path):
     assert objcache.compile_object("cc", flags + ["-DUNUSED=1"], str(src)) != second
 
 
+STAGED_SOURCE = """#include <assert.h>
+#include "h.h"
+static const char where[] = __FILE__;
+int table[VALUE];
+int value(int i) { assert(i >= 0); return table[i] + where[0]; }
+"""
+
+
+def staged_copy(top, value=4, extra=""):
+    (top / "lib").mkdir(parents=True)
+    (top / "lib" / "h.h").write_text("#define VALUE %d\n" % value)
+    (top / "lib" / "s.c").write_text(STAGED_SOURCE + extra)
+    return str(top), str(top / "lib" / "s.c")
+
+
+@pytest.mark.check
+@pytest.mark.parametrize("cc", ["clang", "gcc"])
+def test_a_staged_copy_elsewhere_reuses_the_object_with_its_own_paths(tmp_path, monkeypatch, cc):
+    # Two stage directories of one length with the same bytes: with clang
+    # the second compile is a hit, and the object it gets is byte for byte
+    # what compiling in its own directory makes (its paths in the debug
+    # information, __FILE__ and ASan's global metadata). gcc's objects
+    # differ by more than the path: it compiles each copy.
+    compiles = []
+    real_run = objcache._run_compile
+    monkeypatch.setattr(objcache, "_run_compile",
+                        lambda *a, **k: compiles.append(a[2]) or real_run(*a, **k))
+    flags = ["-O1", "-g", "-fsanitize=address"]
+    first, second, changed = (staged_copy(tmp_path / n, v) for n, v in
+                              (("copy-aaaa", 4), ("copy-bbbb", 4), ("copy-cccc", 5)))
+    inc = lambda root: ["-I%s/lib" % root]
+    obj_a = objcache.compile_object(cc, flags + inc(first[0]), first[1], root=first[0])
+    reads = {}
+    obj_b = objcache.compile_object(cc, flags + inc(second[0]), second[1], root=second[0],
+                                    reads=reads)
+    assert compiles == ([first[1]] if cc == "clang" else [first[1], second[1]])
+    assert obj_a != obj_b and set(reads) >= {second[1], second[0] + "/lib/h.h"}
+    fresh = str(tmp_path / "fresh.o")
+    real_run(cc, flags + inc(second[0]), second[1], fresh, "x",
+             cwd=second[0] if cc == "clang" else None)
+    with open(obj_b, "rb") as f, open(fresh, "rb") as g:
+        data = f.read()
+        assert data == g.read()
+    assert second[0].encode() in data and first[0].encode() not in data
+    # A copy whose header differs is compiled (the key has every file read).
+    objcache.compile_object(cc, flags + inc(changed[0]), changed[1], root=changed[0])
+    assert compiles[-1] == changed[1] and len(compiles) == (2 if cc == "clang" else 3)
+
+
+@pytest.mark.check
+def test_an_object_holding_the_mark_itself_stays_where_it_was_compiled(tmp_path):
+    # The stored object writes its root as a run of '@' as long as the
+    # root; a source that has such a run of its own is compiled as an
+    # ordinary object, keyed on its real paths.
+    root, src = staged_copy(tmp_path / "copy-aaaa",
+                            extra='const char at[] = "%s";\n' % ("@" * len(str(tmp_path / "copy-aaaa"))))
+    obj = objcache.compile_object("clang", ["-O1", "-I%s/lib" % root], src, root=root)
+    assert obj == objcache.compile_object("clang", ["-O1", "-I%s/lib" % root], src)
+
+
 # (run with the repository as the working directory: python -c imports from it)
 COMPILE_IN_A_PROCESS = """
 import sys

@@ -95,7 +95,7 @@ class Builder:
         what = "compiling %s of %s" % (os.path.basename(src), self.s.spec)
         try:
             return objcache.compile_object(self.cc, self.flags + flags, src, what, obj,
-                                           self.reads)
+                                           self.reads, root=self.stage)
         except BuildError as e:
             if e.missing:
                 raise MissingHeader(self.s, self.stage, *e.missing) from e
