@@ -63,6 +63,8 @@ static void build_table(const struct lz4_subject *subject)
     contracts_add_sweep_end(subject, add);
     contracts_add_sweep_capacity(subject, add);
     contracts_add_sweep_input(subject, add);
+    contracts_add_sweep_dict(subject, add);
+    contracts_add_sweep_stream(subject, add);
 }
 
 static const struct lz4_subject *subject;

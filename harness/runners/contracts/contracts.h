@@ -45,11 +45,16 @@ void contracts_add_frame_compress(const struct lz4_subject *tested, contract_add
  * contracts_sweep_window.c (repeats at distances 65534..65537),
  * contracts_sweep_end.c (end-of-block rules), contracts_sweep_capacity.c
  * (+ _frame.c: capacities exact-32..exact+32), contracts_sweep_input.c (truncations,
- * frame input in pieces, every frame flag). */
+ * frame input in pieces, every frame flag), contracts_sweep_dict.c (dictionary
+ * sizes around 64 KiB, separate and contiguous, offsets at their first byte). */
 void contracts_add_sweep_window(const struct lz4_subject *tested, contract_add_fn add);
 void contracts_add_sweep_end(const struct lz4_subject *tested, contract_add_fn add);
 void contracts_add_sweep_capacity(const struct lz4_subject *tested, contract_add_fn add);
 void contracts_add_sweep_input(const struct lz4_subject *tested, contract_add_fn add);
+
+void contracts_add_sweep_dict(const struct lz4_subject *tested, contract_add_fn add);
+/* contracts_sweep_stream.c: 2 to 5 streamed blocks around 64 KiB of history. */
+void contracts_add_sweep_stream(const struct lz4_subject *tested, contract_add_fn add);
 
 /* ---- contracts_data.c: test data, and ref as the oracle of block checks ---- */
 
@@ -72,5 +77,17 @@ unsigned char *contract_ref_block(const unsigned char *data, size_t n, size_t *b
 int contract_ref_decodes_to(const unsigned char *block, size_t blen, const unsigned char *want,
                             size_t n, const char *dict, size_t dict_len, char *msg,
                             unsigned cap);
+
+/* A hand-made block (spec, "Compressed block format"), small: the
+ * boundary sweeps write their blocks with it. */
+typedef struct block_writer {
+    unsigned char b[256];
+    size_t n;
+} block_writer;
+
+/* One sequence: lits literals from lit, then a match (offset, mlen >= 4);
+ * mlen 0 writes the last sequence, literals only (rule 1). */
+void block_put_sequence(block_writer *w, const unsigned char *lit, size_t lits,
+                        unsigned offset, size_t mlen);
 
 #endif

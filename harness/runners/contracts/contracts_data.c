@@ -45,3 +45,29 @@ int contract_ref_decodes_to(const unsigned char *block, size_t blen, const unsig
     free(out);
     return bad;
 }
+
+/* Bytes of 255 and a final byte < 255 for a length field's value beyond
+ * the 15 of its token nibble (spec, "Compressed block format"). */
+static void put_length(block_writer *w, size_t v)
+{
+    if (v < 15)
+        return;
+    for (v -= 15; v >= 255; v -= 255)
+        w->b[w->n++] = 255;
+    w->b[w->n++] = (unsigned char)v;
+}
+
+void block_put_sequence(block_writer *w, const unsigned char *lit, size_t lits,
+                        unsigned offset, size_t mlen)
+{
+    size_t ml = mlen ? mlen - 4 : 0;
+    w->b[w->n++] = (unsigned char)((lits < 15 ? lits : 15) << 4 | (ml < 15 ? ml : 15));
+    put_length(w, lits);
+    memcpy(w->b + w->n, lit, lits);
+    w->n += lits;
+    if (!mlen)
+        return;
+    w->b[w->n++] = (unsigned char)(offset & 0xFF);   /* little endian */
+    w->b[w->n++] = (unsigned char)(offset >> 8);
+    put_length(w, ml);
+}

@@ -38,6 +38,10 @@ typedef int (*sweep_input_fn)(size_t i, int with_history, sweep_input *in);
  * which calls sweep_run_compressor with its class's inputs. */
 void sweep_add_compressors(contract_add_fn add, const char *prefix, check_fn fn);
 
+/* The forms with history only: PREFIX.compress_using_dict, PREFIX.stream
+ * and PREFIX.stream_hc_dict[level=N] (contracts_sweep_dict.c). */
+void sweep_add_history_compressors(contract_add_fn add, const char *prefix, check_fn fn);
+
 /* The body of such a check: every input of gen through c's form (subject
  * s); 0, or 1 with a message naming the input and what ref said. */
 int sweep_run_compressor(const struct lz4_subject *s, const check *c, sweep_input_fn gen,

@@ -104,40 +104,7 @@ static int chk_end_compressor(const void *arg, char *msg, unsigned cap)
     return sweep_run_compressor(subject, arg, end_input, msg, cap);
 }
 
-/* ---- hand-made blocks ---------------------------------------------------------- */
-
-typedef struct block_writer {
-    unsigned char b[256];
-    size_t n;
-} block_writer;
-
-/* Bytes of 255 and a final byte < 255 for a length field's value beyond
- * the 15 of its token nibble (spec, "Compressed block format"). */
-static void put_length(block_writer *w, size_t v)
-{
-    if (v < 15)
-        return;
-    for (v -= 15; v >= 255; v -= 255)
-        w->b[w->n++] = 255;
-    w->b[w->n++] = (unsigned char)v;
-}
-
-/* One sequence: lits literals from lit, then a match (offset, mlen >= 4);
- * mlen 0 writes the last sequence, literals only (rule 1). */
-static void put_sequence(block_writer *w, const unsigned char *lit, size_t lits,
-                         unsigned offset, size_t mlen)
-{
-    size_t ml = mlen ? mlen - 4 : 0;
-    w->b[w->n++] = (unsigned char)((lits < 15 ? lits : 15) << 4 | (ml < 15 ? ml : 15));
-    put_length(w, lits);
-    memcpy(w->b + w->n, lit, lits);
-    w->n += lits;
-    if (!mlen)
-        return;
-    w->b[w->n++] = (unsigned char)(offset & 0xFF);   /* little endian */
-    w->b[w->n++] = (unsigned char)(offset >> 8);
-    put_length(w, ml);
-}
+/* ---- hand-made blocks (contracts.h: block_put_sequence) -------------------------- */
 
 static const size_t last_match_starts[] = { 13, 12, 11 };
 static const size_t last_literals[] = { 0, 4, 5, 6 };
@@ -163,12 +130,12 @@ static void make_end_block(size_t i, int dict, const unsigned char *lit, end_blo
     size_t k = literals_before[i % nk], f = last_literals[i / nk % nf];
     size_t s = last_match_starts[i / nk / nf], at;
     e->w.n = 0;
-    put_sequence(&e->w, lit, FIRST_LITERALS, FIRST_LITERALS, FIRST_MATCH);
+    block_put_sequence(&e->w, lit, FIRST_LITERALS, FIRST_LITERALS, FIRST_MATCH);
     at = FIRST_LITERALS + FIRST_MATCH + k;   /* output position of the last match */
     /* Its source: 40 bytes back in the output, or 20 bytes before the end
      * of the dictionary (s - f <= 13 bytes: all inside it). */
-    put_sequence(&e->w, lit + FIRST_LITERALS, k, (unsigned)(dict ? at + 20 : 40), s - f);
-    put_sequence(&e->w, lit + FIRST_LITERALS + k, f, 0, 0);
+    block_put_sequence(&e->w, lit + FIRST_LITERALS, k, (unsigned)(dict ? at + 20 : 40), s - f);
+    block_put_sequence(&e->w, lit + FIRST_LITERALS + k, f, 0, 0);
     e->n = at + s;
     e->start = s;
     e->final = f;

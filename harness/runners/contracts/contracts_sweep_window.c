@@ -80,6 +80,20 @@ void sweep_add_compressors(contract_add_fn add, const char *prefix, check_fn fn)
     }
 }
 
+void sweep_add_history_compressors(contract_add_fn add, const char *prefix, check_fn fn)
+{
+    char id[96];
+    size_t i;
+    snprintf(id, sizeof id, "%s.compress_using_dict", prefix);
+    add(id, CAP_COMPRESS_USING_DICT, fn, SF_USING_DICT, 0);
+    snprintf(id, sizeof id, "%s.stream", prefix);
+    add(id, CAP_STREAM_COMPRESS, fn, SF_STREAM, 0);
+    for (i = 0; i < sizeof stream_hc_levels / sizeof stream_hc_levels[0]; i++) {
+        snprintf(id, sizeof id, "%s.stream_hc_dict[level=%d]", prefix, stream_hc_levels[i]);
+        add(id, CAP_STREAM_HC, fn, SF_STREAM_HC_DICT, stream_hc_levels[i]);
+    }
+}
+
 /* One block: src[0..n) compressed by c's form (st: its stream, or NULL)
  * into a guarded buffer of compressBound bytes; it must decode (ref strict)
  * to src with hist[0..hist_len) before it as history. part names the block

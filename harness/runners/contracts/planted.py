@@ -15,6 +15,10 @@ PLANTED = (
     ("sweep.capacity.", "broken:frame_bound_one_block_short",
      "sweep.capacity.frame_update_bound", True),
     ("sweep.input.", "broken:frame_block_checksum_early", "sweep.input.frame_pieces", True),
+    ("sweep.dict.", "broken:dict_prefix_64k_early",
+     "sweep.dict.decompress_safe_using_dict[contiguous]", True),
+    ("sweep.stream.", "broken:stream_history_one_short", "sweep.stream.decode[mode=separate]",
+     True),
 )
 # Checks besides the class that may see an `only=False` bug.
 COMPRESSOR_CHECKS = ("compress_", "frame_compress")

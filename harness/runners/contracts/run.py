@@ -21,6 +21,8 @@ CONTRACT_SOURCES = ("contracts/contracts.c", "contracts/contracts_data.c",
                     "contracts/contracts_sweep_window.c", "contracts/contracts_sweep_end.c",
                     "contracts/contracts_sweep_capacity.c",
                     "contracts/contracts_sweep_capacity_frame.c", "contracts/contracts_sweep_input.c",
+                    "contracts/contracts_sweep_dict.c", "contracts/contracts_sweep_stream.c",
+                    "common/stream_driver.c", "common/stream_decode.c",
                     "common/frame_driver.c", "common/frame_make.c",
                     "common/isolate.c", "common/guard.c", "subject_names.c",
                     "common/jsonl.c", "common/testdata.c", "common/judge.c")

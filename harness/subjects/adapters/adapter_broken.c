@@ -43,9 +43,12 @@
  *   leak_on_error        decompress_safe leaks 16 bytes each time it
  *                        rejects a block (what the replays' LeakSanitizer
  *                        check at exit must report)
- *   frame_bound_one_block_short, frame_block_checksum_early: bugs only the
+ *   frame_bound_one_block_short, frame_block_checksum_early,
+ *   dict_prefix_64k_early, stream_history_one_short: bugs only the
  *                        boundary sweeps catch (adapter_broken_sweep.c says
- *                        what each does)
+ *                        what each does; stream_history_one_short is in
+ *                        adapter_stream_ref.c: the stream decoder keeps
+ *                        65534 bytes of a previous output that moved)
  *
  * and two conformant subjects, on either side of ref's profile table
  * (adapter_broken_profile.c), which lz4gate's verdict must not fault:
@@ -106,6 +109,8 @@ const struct lz4_subject *lz4gate_ref_subject(void);
 #define MODE_leak_on_error 26
 #define MODE_frame_bound_one_block_short 27
 #define MODE_frame_block_checksum_early 28
+#define MODE_dict_prefix_64k_early 29
+#define MODE_stream_history_one_short 30
 #define MODE_(m) MODE_##m
 #define MODE(m) MODE_(m)
 #if !defined(BROKEN)
@@ -228,6 +233,8 @@ static int b_decompress_safe_using_dict(const char *s, char *d, int n, int cap,
 {
     if (SELECTED == MODE_compatible_decoders)
         return bp_decode(s, d, n, cap, 0, 0, dict, dict_len, REF_PROFILE_COMPATIBLE);
+    if (SELECTED == MODE_dict_prefix_64k_early)
+        return bs_using_dict_prefix_64k_early(s, d, n, cap, dict, dict_len);
     return lz4gate_ref_subject()->decompress_safe_using_dict(s, d, n, cap, dict, dict_len);
 }
 

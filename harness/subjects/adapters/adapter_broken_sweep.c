@@ -16,6 +16,12 @@
  *       reads the 4-byte word there: 1 or 2 bytes past the input it was
  *       given when the input is fed in pieces that end inside a checksum
  *       (sweep.input.*; one-byte pieces never hold two bytes of it).
+ *   dict_prefix_64k_early  LZ4_decompress_safe_usingDict takes a dictionary
+ *       that ends where the output starts as a whole 64 KiB prefix from 64
+ *       KiB - 2 bytes on, one byte too early (lz4.c's test is 64 KiB - 1):
+ *       with a 65534-byte dictionary, offset 65535 then reads the byte
+ *       before it instead of failing (sweep.dict.decompress_safe_using_dict
+ *       [contiguous]).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -188,4 +194,17 @@ long long bs_frame_decompress_checksum_early(void *p, unsigned char *dst, size_t
                                                  dict_len);
     advance(&d->at, src, *src_len);
     return r;
+}
+
+/* ---- dict_prefix_64k_early ------------------------------------------------------- */
+
+int bs_using_dict_prefix_64k_early(const char *src, char *dst, int n, int cap,
+                                   const char *dict, int dict_len)
+{
+    const struct lz4_subject *ref = lz4gate_ref_subject();
+    /* The bug: >= 65534 where the edge is 65535 (any offset fits a 64 KiB
+     * prefix, so the decode no longer checks where the dictionary starts). */
+    if (dict_len >= 65534 && dict + dict_len == dst)
+        return ref->decompress_safe_using_dict(src, dst, n, cap, dst - 65536, 65536);
+    return ref->decompress_safe_using_dict(src, dst, n, cap, dict, dict_len);
 }

@@ -6,7 +6,12 @@
  * History is kept by copy: a compression stream holds the last 64 KiB of
  * what it has seen (loaded dictionary, then every block it compressed),
  * which is the logical history lz4.h defines; the encoder (ref_encode with
- * that history as its dictionary) may use all of it. A decoding stream
+ * that history as its dictionary) may use all of it, except across a jump:
+ * a block that does not start where the previous one (or the dictionary)
+ * ended keeps only the contiguous run before it, which is all a decoding
+ * stream keeps there (the rule below; a synchronized ring's decoder loses a
+ * loaded dictionary at its first wrap: sweep.stream.compress[mode=ring_sync]).
+ * A decoding stream
  * follows LZ4_decompress_safe_continue's rule: output written right after
  * the previous output extends the prefix; anywhere else, the previous
  * prefix becomes the only external dictionary. Conventions as adapter_ref.c
@@ -29,6 +34,10 @@
  *   compress_no_size_guard LZ4_compress_default reads the size it is given
  *                         before checking it against LZ4_MAX_INPUT_SIZE
  *                         (ULZ4-SVN-r107)
+ *   stream_history_one_short  the decoding stream keeps 65534 bytes of an
+ *                         output that moved, one less than offset 65535
+ *                         reaches (the boundary sweep
+ *                         sweep.stream.decode[mode=separate] catches it)
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -63,7 +72,26 @@ static void window_add(window *w, const uint8_t *p, size_t n)
 
 struct r_stream {
     window hist;
+    const char *run_end;   /* the last block (or dictionary) ends here ... */
+    size_t run_len;        /* ... and is the end of a contiguous run this long */
 };
+
+/* The history a block at src may use: after a jump, the run before it. */
+static void stream_jump(struct r_stream *st, const char *src)
+{
+    if (st->run_end && src != st->run_end && st->run_len < st->hist.len) {
+        memmove(st->hist.bytes, st->hist.bytes + st->hist.len - st->run_len, st->run_len);
+        st->hist.len = st->run_len;
+    }
+    if (src != st->run_end)
+        st->run_len = 0;
+}
+
+static void stream_start(struct r_stream *st, const char *end, size_t len)
+{
+    st->run_end = end;
+    st->run_len = len;
+}
 
 static void *r_stream_create(int hc)
 {
@@ -77,6 +105,8 @@ static void *r_stream_create(int hc)
     if (st)
         st->hist.len = 0;
 #endif
+    if (st)
+        stream_start(st, NULL, 0);
     return st;
 }
 
@@ -88,6 +118,7 @@ static void r_stream_reset(void *p, int level, int fast)
     (void)fast;
 #if !defined(BROKEN_stream_reset_noop)   /* planted: the history survives */
     ((struct r_stream *)p)->hist.len = 0;
+    stream_start(p, NULL, 0);
 #else
     (void)p;
 #endif
@@ -99,9 +130,11 @@ static int r_stream_load_dict(void *p, const char *dict, int size)
 {
     struct r_stream *st = p;
     st->hist.len = 0;
+    stream_start(st, NULL, 0);
     if (!dict || size <= 0)
         return 0;
     window_add(&st->hist, (const uint8_t *)dict, (size_t)size);
+    stream_start(st, dict + size, st->hist.len);
     return (int)st->hist.len;
 }
 
@@ -117,6 +150,7 @@ static int r_stream_save_dict(void *p, char *safe, int size)
         memcpy(safe, st->hist.bytes + st->hist.len - n, n);
     memmove(st->hist.bytes, st->hist.bytes + st->hist.len - n, n);
     st->hist.len = n;
+    stream_start(st, n ? safe + n : NULL, n);
     return (int)n;
 }
 
@@ -124,8 +158,10 @@ static int r_stream_save_dict(void *p, char *safe, int size)
  * stream's; NULL detaches (nothing is attached between calls here). */
 static void r_stream_attach(void *p, const void *d)
 {
-    if (d)
+    if (d) {
         ((struct r_stream *)p)->hist = ((const struct r_stream *)d)->hist;
+        stream_start(p, NULL, 0);   /* a dictionary context: all of it, as before */
+    }
 }
 
 static int r_stream_compress(void *p, const char *src, char *dst, int n, int cap,
@@ -137,6 +173,7 @@ static int r_stream_compress(void *p, const char *src, char *dst, int n, int cap
     void *table;
     if (!src || n < 0 || cap <= 0)
         return 0;
+    stream_jump(st, src);
     memset(&e, 0, sizeof e);
     e.src = (const uint8_t *)src;
     e.src_len = (size_t)n;
@@ -154,6 +191,7 @@ static int r_stream_compress(void *p, const char *src, char *dst, int n, int cap
     if (!r.ok)
         return 0;
     window_add(&st->hist, (const uint8_t *)src, (size_t)n);
+    stream_start(st, src + n, st->run_len + (size_t)n);
     return (int)r.written;
 }
 
@@ -163,6 +201,7 @@ struct r_dstream {
     window ext;                  /* the external dictionary (a copy) */
     const uint8_t *prefix_end;   /* the previous output ends here ... */
     size_t prefix_len;           /* ... and is this long (contiguous) */
+    int decoded;                 /* the prefix ends with output decoded here */
 };
 
 static void *r_dstream_create(void)
@@ -172,6 +211,7 @@ static void *r_dstream_create(void)
         d->ext.len = 0;
         d->prefix_end = NULL;
         d->prefix_len = 0;
+        d->decoded = 0;
     }
     return d;
 }
@@ -185,6 +225,7 @@ static int r_dstream_set(void *p, const char *dict, int size)
     d->ext.len = 0;
     d->prefix_end = dict && size > 0 ? (const uint8_t *)dict + size : NULL;
     d->prefix_len = dict && size > 0 ? (size_t)size : 0;
+    d->decoded = 0;
     return 1;
 }
 
@@ -197,7 +238,14 @@ static int r_dstream_decompress(void *p, const char *src, char *dst, int n, int 
         return -1;
     if (d->prefix_len && d->prefix_end != (const uint8_t *)dst) {
         /* Not contiguous: the previous output becomes the dictionary. */
+#if defined(BROKEN_stream_history_one_short)
+        /* planted: of an output it decoded (not a dictionary it was set
+         * to), 65534 bytes kept, one less than offset 65535 reaches */
+        const size_t most = d->decoded ? REF_MAX_DICT - 2 : REF_MAX_DICT;
+        size_t keep = d->prefix_len < most ? d->prefix_len : most;
+#else
         size_t keep = d->prefix_len < REF_MAX_DICT ? d->prefix_len : REF_MAX_DICT;
+#endif
         d->ext.len = 0;
         window_add(&d->ext, d->prefix_end - keep, keep);
         d->prefix_len = 0;
@@ -222,6 +270,7 @@ static int r_dstream_decompress(void *p, const char *src, char *dst, int n, int 
         return r.consumed < INT32_MAX ? -(int)r.consumed - 1 : -1;
     d->prefix_end = (const uint8_t *)dst + r.written;
     d->prefix_len += r.written;
+    d->decoded = 1;
     return (int)r.written;
 }
 
