@@ -92,6 +92,27 @@ typedef enum ref_frame_status {
 
 const char *ref_frame_status_name(ref_frame_status status);
 
+/* The fields of a frame header, as LZ4F_getFrameInfo reports them
+ * (frame_info.c). */
+typedef struct ref_frame_info_t {
+    int skippable;            /* a skippable frame: content_size is its user data's size */
+    int block_size_id;        /* BD: 4..7 */
+    int independent;          /* FLG: Block Independence */
+    int block_checksum;
+    int content_checksum;
+    uint64_t content_size;    /* 0: not in the header */
+    uint32_t dict_id;         /* 0: not in the header */
+    size_t header_len;        /* bytes of the header (REF_INFO_OK) */
+} ref_frame_info_t;
+
+typedef enum ref_frame_info_status {
+    REF_INFO_OK = 0,          /* src starts with a whole, valid header */
+    REF_INFO_INCOMPLETE,      /* src ends inside it */
+    REF_INFO_INVALID,         /* it is not a valid LZ4 or skippable frame header */
+} ref_frame_info_status;
+
+ref_frame_info_status ref_frame_info(const uint8_t *src, size_t n, ref_frame_info_t *info);
+
 /* Decoder options. Start from ref_frame_options_default(). */
 typedef struct ref_frame_options {
     /* Profile for LZ4 blocks and legacy chunks (lz4ref.h). The default is

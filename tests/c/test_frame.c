@@ -360,6 +360,31 @@ static void test_formats(void)
     CHECK(r.status == REF_FRAME_OK && r.written == 2 * sizeof data, "all formats: both decode");
 }
 
+/* ref_frame_info: the header fields LZ4F_getFrameInfo reports, the oracle
+ * of the boundary sweep sweep.header (contracts_sweep_header.c). */
+static void test_frame_info(void)
+{
+    /* lz4 1.9.4 --content-size of a 100000-byte file: its header (FLG
+     * 0x6C: independent blocks, content size, content checksum; BD 0x50). */
+    static const uint8_t csize_header[] = { 0x04, 0x22, 0x4D, 0x18, 0x6C, 0x50, 0xA0, 0x86, 0x01,
+                                            0, 0, 0, 0, 0, 0x78 };
+    static const uint8_t skippable[] = { 0x5A, 0x2A, 0x4D, 0x18, 3, 0, 0, 0, 'a', 'b', 'c' };
+    static const uint8_t not_a_frame[] = { 0x05, 0x22, 0x4D, 0x18, 0x6C, 0x50, 0xA0 };
+    ref_frame_info_t i;
+    size_t k;
+    CHECK(ref_frame_info(csize_header, sizeof csize_header, &i) == REF_INFO_OK &&
+          i.header_len == sizeof csize_header && !i.skippable && i.block_size_id == 5 &&
+          i.independent && !i.block_checksum && i.content_checksum &&
+          i.content_size == 100000 && i.dict_id == 0, "frame info: every field of a header");
+    for (k = 0; k < sizeof csize_header; k++)
+        CHECK(ref_frame_info(csize_header, k, &i) == REF_INFO_INCOMPLETE,
+              "frame info: every shorter prefix is incomplete");
+    CHECK(ref_frame_info(skippable, sizeof skippable, &i) == REF_INFO_OK && i.skippable &&
+          i.content_size == 3 && i.header_len == 8, "frame info: a skippable frame");
+    CHECK(ref_frame_info(not_a_frame, sizeof not_a_frame, &i) == REF_INFO_INVALID,
+          "frame info: an unknown magic number");
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -370,5 +395,6 @@ int main(int argc, char **argv)
     test_reset();
     test_encoder_limits();
     test_formats();
+    test_frame_info();
     return check_summary(argv[0]);
 }

@@ -34,10 +34,10 @@ to compile.
 exit status is theirs: the gate's reproducer for one failing check.
 
 --planted (no SPEC) shows that each boundary sweep class (sweep.window,
-sweep.end, sweep.capacity, sweep.input, sweep.dict, sweep.stream) catches
-its planted bug, a ref encoder mutant or a broken subject, in asan64
-(harness/runners/contracts/planted.py; part of `make mutants`); exit 1 when
-one does not.
+sweep.end, sweep.capacity, sweep.input, sweep.dict, sweep.stream,
+sweep.header) catches its planted bug, a ref encoder mutant or a broken
+subject, in asan64 (harness/runners/contracts/planted.py; part of `make
+mutants`); exit 1 when one does not.
 
 Exit status: 0 when no check FAILs (known findings and n/a are fine),
 1 when one does, 2 bad input (unknown SPEC, missing tree, build error).

@@ -65,6 +65,7 @@ static void build_table(const struct lz4_subject *subject)
     contracts_add_sweep_input(subject, add);
     contracts_add_sweep_dict(subject, add);
     contracts_add_sweep_stream(subject, add);
+    contracts_add_sweep_header(subject, add);
 }
 
 static const struct lz4_subject *subject;

@@ -55,6 +55,8 @@ void contracts_add_sweep_input(const struct lz4_subject *tested, contract_add_fn
 void contracts_add_sweep_dict(const struct lz4_subject *tested, contract_add_fn add);
 /* contracts_sweep_stream.c: 2 to 5 streamed blocks around 64 KiB of history. */
 void contracts_add_sweep_stream(const struct lz4_subject *tested, contract_add_fn add);
+/* contracts_sweep_header.c: LZ4F_getFrameInfo after every prefix of every header. */
+void contracts_add_sweep_header(const struct lz4_subject *tested, contract_add_fn add);
 
 /* ---- contracts_data.c: test data, and ref as the oracle of block checks ---- */
 

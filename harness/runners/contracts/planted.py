@@ -19,6 +19,7 @@ PLANTED = (
      "sweep.dict.decompress_safe_using_dict[contiguous]", True),
     ("sweep.stream.", "broken:stream_history_one_short", "sweep.stream.decode[mode=separate]",
      True),
+    ("sweep.header.", "broken:frame_info_reads_past", "sweep.header.frame_get_info", True),
 )
 # Checks besides the class that may see an `only=False` bug.
 COMPRESSOR_CHECKS = ("compress_", "frame_compress")

@@ -44,7 +44,8 @@
  *                        rejects a block (what the replays' LeakSanitizer
  *                        check at exit must report)
  *   frame_bound_one_block_short, frame_block_checksum_early,
- *   dict_prefix_64k_early, stream_history_one_short: bugs only the
+ *   dict_prefix_64k_early, stream_history_one_short,
+ *   frame_info_reads_past: bugs only the
  *                        boundary sweeps catch (adapter_broken_sweep.c says
  *                        what each does; stream_history_one_short is in
  *                        adapter_stream_ref.c: the stream decoder keeps
@@ -111,6 +112,7 @@ const struct lz4_subject *lz4gate_ref_subject(void);
 #define MODE_frame_block_checksum_early 28
 #define MODE_dict_prefix_64k_early 29
 #define MODE_stream_history_one_short 30
+#define MODE_frame_info_reads_past 31
 #define MODE_(m) MODE_##m
 #define MODE(m) MODE_(m)
 #if !defined(BROKEN)
@@ -439,6 +441,8 @@ static void replace_frame_decoder_slots(struct lz4_subject *t)
         t->frame_decompress = bp_strict_frame_decompress;
         return;
     }
+    if (SELECTED == MODE_frame_info_reads_past)
+        t->frame_get_info = bs_frame_get_info_reads_past;
     if (SELECTED == MODE_frame_block_checksum_early) {
         t->frame_dctx_create = bs_dctx_create;
         t->frame_dctx_free = bs_dctx_free;

@@ -22,6 +22,10 @@
  *       with a 65534-byte dictionary, offset 65535 then reads the byte
  *       before it instead of failing (sweep.dict.decompress_safe_using_dict
  *       [contiguous]).
+ *   frame_info_reads_past  LZ4F_getFrameInfo reads the FLG byte to size the
+ *       header before it checks that the input holds more than the magic
+ *       number: one byte past an input of exactly 4 bytes
+ *       (sweep.header.frame_get_info).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -207,4 +211,18 @@ int bs_using_dict_prefix_64k_early(const char *src, char *dst, int n, int cap,
     if (dict_len >= 65534 && dict + dict_len == dst)
         return ref->decompress_safe_using_dict(src, dst, n, cap, dst - 65536, 65536);
     return ref->decompress_safe_using_dict(src, dst, n, cap, dict, dict_len);
+}
+
+/* ---- frame_info_reads_past ------------------------------------------------------- */
+
+long long bs_frame_get_info_reads_past(const unsigned char *src, size_t *src_len,
+                                       struct subject_frame_info *info)
+{
+    if (*src_len >= 4) {
+        /* The bug: FLG (byte 4) read when only the magic number may be there. */
+        const volatile unsigned char *flg = src + 4;
+        unsigned char v = *flg;
+        (void)v;
+    }
+    return lz4gate_ref_subject()->frame_get_info(src, src_len, info);
 }

@@ -337,8 +337,36 @@ done:
     return ret;
 }
 
+/* LZ4F_getFrameInfo by ref's header parser; an incomplete header is
+ * LZ4F's frameHeader_incomplete: nothing consumed, an error. */
+static long long rf_get_info(const unsigned char *src, size_t *src_len,
+                             struct subject_frame_info *info)
+{
+    ref_frame_info_t r;
+    switch (ref_frame_info(src, *src_len, &r)) {
+    case REF_INFO_OK:
+        break;
+    case REF_INFO_INCOMPLETE:
+        *src_len = 0;
+        return frame_error(REF_FRAME_ERR_TRUNCATED);
+    default:
+        *src_len = 0;
+        return frame_error(REF_FRAME_ERR_UNKNOWN_MAGIC);
+    }
+    info->skippable = r.skippable;
+    info->block_size_id = r.skippable ? 0 : r.block_size_id;
+    info->block_independent = r.independent;
+    info->content_checksum = r.content_checksum;
+    info->block_checksum = r.block_checksum;
+    info->content_size = (long long)r.content_size;
+    info->dict_id = r.dict_id;
+    *src_len = r.header_len;
+    return r.skippable ? (long long)r.content_size : 4;   /* the next field: a block size */
+}
+
 void ref_adapter_frame_fill(struct lz4_subject *s)
 {
+    s->frame_get_info = rf_get_info;
     s->frame_dctx_create = rf_dctx_create;
     s->frame_dctx_free = rf_dctx_free;
     s->frame_dctx_reset = rf_dctx_reset;
@@ -354,5 +382,6 @@ void ref_adapter_frame_fill(struct lz4_subject *s)
     s->frame_compress_update_bound = rf_update_bound;
     s->unlz4 = rf_unlz4;
     s->caps |= CAP_UNLZ4 | CAP_FRAME_DECOMPRESS | CAP_FRAME_RESET | CAP_FRAME_DECOMPRESS_DICT |
-               CAP_FRAME_COMPRESS | CAP_FRAME_COMPRESS_STREAM | CAP_FRAME_COMPRESS_CDICT;
+               CAP_FRAME_COMPRESS | CAP_FRAME_COMPRESS_STREAM | CAP_FRAME_COMPRESS_CDICT |
+               CAP_FRAME_INFO;
 }

@@ -199,6 +199,40 @@ static long long f_end(void *p, unsigned char *dst, size_t cap)
 }
 #endif
 
+#if defined(HAVE_LZ4F_GETFRAMEINFO)
+/* The fields the tree's LZ4F_frameInfo_t has (probed members); -1 for the
+ * others. */
+static long long f_get_info(const unsigned char *src, size_t *src_len,
+                            struct subject_frame_info *info)
+{
+    LZ4F_decompressionContext_t d = NULL;
+    LZ4F_frameInfo_t fi;
+    size_t r;
+    if (LZ4F_isError(LZ4F_createDecompressionContext(&d, LZ4F_VERSION)))
+        return -1;
+    memset(&fi, 0, sizeof fi);
+    r = LZ4F_getFrameInfo(d, &fi, src, src_len);
+    LZ4F_freeDecompressionContext(d);
+    info->block_size_id = (long long)fi.blockSizeID;
+    info->block_independent = fi.blockMode == LZ4F_blockIndependent;
+    info->content_checksum = fi.contentChecksumFlag == LZ4F_contentChecksumEnabled;
+    info->skippable = info->block_checksum = info->content_size = info->dict_id = -1;
+#if defined(HAVE_LZ4F_FRAMEINFO_FRAMETYPE)
+    info->skippable = fi.frameType == LZ4F_skippableFrame;
+#endif
+#if defined(HAVE_LZ4F_FRAMEINFO_BLOCKCHECKSUMFLAG)
+    info->block_checksum = fi.blockChecksumFlag == LZ4F_blockChecksumEnabled;
+#endif
+#if defined(HAVE_LZ4F_FRAMEINFO_CONTENTSIZE)
+    info->content_size = (long long)fi.contentSize;
+#endif
+#if defined(HAVE_LZ4F_FRAMEINFO_DICTID)
+    info->dict_id = fi.dictID;
+#endif
+    return upstream_lz4f_result(r);
+}
+#endif
+
 void upstream_frame_fill(struct lz4_subject *s)
 {
 #define FILL(slot, fn, cap) (s->slot = fn, s->caps |= (cap))
@@ -212,6 +246,9 @@ void upstream_frame_fill(struct lz4_subject *s)
 #endif
 #if defined(HAVE_LZ4F_RESETDECOMPRESSIONCONTEXT)
     FILL(frame_dctx_reset, f_dctx_reset, CAP_FRAME_RESET);
+#endif
+#if defined(HAVE_LZ4F_GETFRAMEINFO)
+    FILL(frame_get_info, f_get_info, CAP_FRAME_INFO);
 #endif
 #endif
 #if defined(HAVE_LZ4F_COMPRESSFRAME)

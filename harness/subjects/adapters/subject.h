@@ -62,6 +62,7 @@ enum subject_cap {
     CAP_STREAM_DECOMPRESS = 1u << 27,     /* LZ4_setStreamDecode + LZ4_decompress_safe_continue */
     CAP_ALLOC_FAIL = 1u << 28,            /* the subject's own allocations can be made to fail */
     CAP_FRAME_CUSTOM_MEM = 1u << 29,      /* LZ4F_*_advanced with an LZ4F_CustomMem */
+    CAP_FRAME_INFO = 1u << 30,            /* LZ4F_getFrameInfo */
 };
 
 /* Frame preferences, the fields of LZ4F_preferences_t lz4gate draws (a
@@ -75,6 +76,18 @@ struct subject_frame_prefs {
     unsigned dict_id;
     int level;                    /* compressionLevel: < 0 fast acceleration, 0 default, >= 3 HC */
     int auto_flush;
+};
+
+/* The header fields LZ4F_getFrameInfo reports (frame_get_info); -1 where
+ * the tree's LZ4F_frameInfo_t has no such field. */
+struct subject_frame_info {
+    long long skippable;          /* frameType: 1 skippable frame */
+    long long block_size_id;      /* 4..7 (LZ4F_max64KB ..) */
+    long long block_independent;
+    long long content_checksum;
+    long long block_checksum;
+    long long content_size;       /* 0: not in the header; a skippable frame: its size */
+    long long dict_id;            /* 0: none */
 };
 
 /* API generations: the expected behaviour where contracts differ
@@ -161,6 +174,12 @@ struct lz4_subject {
     long long (*frame_compress_update)(void *cctx, unsigned char *dst, size_t dst_capacity,
                                        const unsigned char *src, size_t src_size);
     long long (*frame_compress_end)(void *cctx, unsigned char *dst, size_t dst_capacity);
+    /* LZ4F_getFrameInfo on a new decompression context (freed after):
+     * reads up to *src_len bytes of a frame's start, sets *src_len to the
+     * bytes it consumed, fills *info; returns the hint, or a negative LZ4F
+     * error. */
+    long long (*frame_get_info)(const unsigned char *src, size_t *src_len,
+                                struct subject_frame_info *info);
     /* LZ4F_compressBound: room an Update (or End, src_size 0) needs,
      * including data buffered by earlier Updates. */
     size_t (*frame_compress_update_bound)(size_t src_size, const struct subject_frame_prefs *prefs);

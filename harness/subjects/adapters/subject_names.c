@@ -43,6 +43,7 @@ const char *subject_cap_name(unsigned cap)
     case CAP_STREAM_DECOMPRESS: return "LZ4_decompress_safe_continue";
     case CAP_ALLOC_FAIL: return "allocation failure";
     case CAP_FRAME_CUSTOM_MEM: return "LZ4F_*_advanced (custom memory)";
+    case CAP_FRAME_INFO: return "LZ4F_getFrameInfo";
     default: return "entry point";
     }
 }

@@ -21,7 +21,8 @@ UPSTREAM_PROBES = [
 UPSTREAM_HC_PROBES = ["LZ4_compress_HC", "LZ4_compressHC2_limitedOutput",
                       "LZ4_compress_HC_extStateHC", "LZ4_sizeofStateHC"]
 FRAME_PROBES = ["LZ4F_decompress", "LZ4F_resetDecompressionContext", "LZ4F_decompress_usingDict",
-                "LZ4F_compressFrame", "LZ4F_compressBegin", "LZ4F_compressBegin_usingCDict"]
+                "LZ4F_compressFrame", "LZ4F_compressBegin", "LZ4F_compressBegin_usingCDict",
+                "LZ4F_getFrameInfo"]
 # How the frame API's versions differ (adapter_upstream_frame.c): each probe
 # program compiles only where the tree has the feature; HAVE_<NAME> if so.
 FRAME_SOURCE_PROBES = {
@@ -35,6 +36,9 @@ FRAME_SOURCE_PROBES = {
     "LZ4F_FRAMEINFO_DICTID": "unsigned probe(LZ4F_frameInfo_t *f) { return f->dictID; }\n",
     "LZ4F_FRAMEINFO_BLOCKCHECKSUMFLAG": "void probe(LZ4F_frameInfo_t *f) "
                                         "{ f->blockChecksumFlag = LZ4F_blockChecksumEnabled; }\n",
+    # frameInfo.frameType (r129, with the prefixed enums)
+    "LZ4F_FRAMEINFO_FRAMETYPE": "int probe(LZ4F_frameInfo_t *f) "
+                                "{ return f->frameType == LZ4F_skippableFrame; }\n",
 }
 
 
