@@ -318,20 +318,37 @@ def log_build(kind, name, flags, started):
 
 
 def _compile_probe(cc, flags, source, workdir, reads):
-    """Compile a probe program (warnings as errors): (ok, stderr, object)."""
+    """Compile a probe program (warnings as errors): (ok, stderr, object),
+    from the probe cache (harness/probecache.py) when the same probe of the
+    same files ran before."""
+    from harness.probecache import Probe
+    cached = Probe(compiler_id(cc), flags, source)
+    hit = cached.look()
+    if hit:
+        if reads is not None:
+            reads.extend(hit[3])
+        return hit[:3]
     path = os.path.join(workdir, "probe.c")
     obj, dep = os.path.join(workdir, "probe.o"), os.path.join(workdir, "probe.d")
     with open(path, "w") as f:
         f.write(source)
+    for stale in (obj, dep):         # the workdir's last probe's
+        if os.path.exists(stale):
+            os.remove(stale)
     started = time.time()
-    proc = subprocess.run([cc] + flags + ["-Werror", "-c", path, "-o", obj] +
-                          (["-MD", "-MF", dep] if reads is not None else []),
+    proc = subprocess.run([cc] + flags + ["-Werror", "-c", path, "-o", obj, "-MD", "-MF", dep],
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                           universal_newlines=True, errors="replace")
     log_build("probe", source.splitlines()[-1][:60], [cc] + flags, started)
-    if reads is not None and os.path.isfile(dep):
-        reads.extend(f for f in read_depfile(dep) if f != path)
-    return proc.returncode == 0, proc.stderr, obj
+    # Without a dependency file (a compiler that died early) nothing is
+    # known of what it read: not cached.
+    deps = [f for f in read_depfile(dep) if f != path] if os.path.isfile(dep) else None
+    if reads is not None and deps:
+        reads.extend(deps)
+    ok = proc.returncode == 0
+    if deps is None:
+        return ok, proc.stderr, obj
+    return ok, proc.stderr, cached.keep(ok, proc.stderr, obj, deps)
 
 
 def compile_ok(cc, flags, source, workdir, defined=None, reads=None):

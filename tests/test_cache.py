@@ -246,3 +246,44 @@ def test_a_compilers_identity_is_kept_until_its_binary_changes(tmp_path, monkeyp
     ident("afl-fakecc")
     assert run_count() == 4
     toolchain.compiler_id.cache_clear()
+
+
+@pytest.mark.check
+def test_a_probe_of_the_same_headers_in_another_stage_directory_is_not_compiled_again(
+        tmp_path, monkeypatch):
+    # harness/probecache.py: stage directories of equal copies share their
+    # probes; a header that differs is probed anew, and a name it adds is
+    # found.
+    from harness import toolchain
+    from harness.paths import BUILD
+    log = tmp_path / "build.log"
+    monkeypatch.setenv("LZ4GATE_BUILD_LOG", str(log))
+    tag = "probetest-%d-%s" % (os.getpid(), tmp_path.name[-6:].replace("/", "_"))
+    roots = [os.path.join(BUILD, "stage", "%s-%s" % (tag, x)) for x in "abc"]
+    try:
+        for root, extra in zip(roots, ("", "", "int lz4gate_later(int);\n")):
+            os.makedirs(os.path.join(root, "lib"))
+            with open(os.path.join(root, "lib", "h.h"), "w") as f:
+                # (the tag: no earlier run's probe of these bytes is cached)
+                f.write("/* %s */\nint lz4gate_present(int);\n%s" % (tag, extra))
+        probes = lambda: [l for l in log.read_text().splitlines()
+                          if l.split("\t")[1] == "probe"] if log.exists() else []
+
+        def probe(root):
+            reads = []
+            found = toolchain.probe_symbols("clang", ["-I%s/lib" % root], '#include "h.h"\n',
+                                            ["lz4gate_present", "lz4gate_later"], None, reads)
+            return found, reads
+
+        found, reads = probe(roots[0])
+        assert found == ["lz4gate_present"] and roots[0] + "/lib/h.h" in reads
+        compiled = len(probes())
+        assert compiled >= 2                       # together, then without the failing one
+        found, reads = probe(roots[1])
+        assert found == ["lz4gate_present"] and roots[1] + "/lib/h.h" in reads
+        assert len(probes()) == compiled           # every one from the cache
+        assert probe(roots[2])[0] == ["lz4gate_present", "lz4gate_later"]
+        assert len(probes()) > compiled
+    finally:
+        for root in roots:
+            shutil.rmtree(root, ignore_errors=True)
