@@ -40,17 +40,13 @@ import subprocess
 import time
 
 from harness import atomic, toolchain
+from harness.depfiles import _file_sig, entry, unchanged   # noqa: F401 (callers use objcache's)
 from harness.paths import BUILD, shown
 from harness.toolchain import BuildError, compiler_id, read_depfile
 
 CACHE = os.path.join(BUILD, "obj")
 def _digest(data):
     return hashlib.sha256(data).hexdigest()
-
-
-def _file_sig(path):
-    st = os.stat(path)
-    return [st.st_size, st.st_mtime_ns]
 
 
 class Root:
@@ -104,28 +100,6 @@ def _manifest_path(cc, flags, src, where=Fixed()):
                              where.norm(os.path.abspath(src)), src_digest]
                             + ([] if where.id == "fixed" else [where.id])).encode())
     return os.path.join(CACHE, "manifests", key[:2], key + ".json")
-
-
-def unchanged(entries):
-    """Do the files of [path, [size, mtime], digest] entries still have
-    those digests? (The digest is read only when size or mtime moved.)"""
-    for dep, sig, digest in entries:
-        try:
-            if _file_sig(dep) == sig:
-                continue
-            with open(dep, "rb") as f:
-                if _digest(f.read()) != digest:
-                    return False
-        except OSError:
-            return False
-    return True
-
-
-def entry(path):
-    """[path, [size, mtime], digest] of one file (unchanged() checks it)."""
-    path = os.path.abspath(path)
-    with open(path, "rb") as f:
-        return [path, _file_sig(path), _digest(f.read())]
 
 
 def _from_manifest(path, where):

@@ -19,6 +19,7 @@ import re
 import shutil
 
 from harness import atomic
+from harness.depfiles import entry, unchanged
 from harness.paths import BUILD
 
 CACHE = os.path.join(BUILD, "obj", "probes")
@@ -56,7 +57,6 @@ class Probe:
     def look(self):
         """(ok, stderr, object, files read) of the same probe of the same
         files, or None."""
-        from harness.objcache import unchanged
         try:
             with open(self.manifest) as f:
                 m = json.load(f)
@@ -71,7 +71,6 @@ class Probe:
     def keep(self, ok, stderr, obj, deps):
         """Store a compile's result; returns the object's path in the cache
         (or obj, when it made none)."""
-        from harness.objcache import entry
         entries = [entry(d) for d in deps if os.path.isfile(d)]
         stored = [[self.norm(p), sig, d] for p, sig, d in entries]
         name = os.path.basename(self.manifest)[:-5] + "." + _digest(

@@ -16,6 +16,7 @@ import time
 
 from harness import atomic
 from harness.errors import BadInput
+from harness.probecache import Probe
 from harness.paths import ADAPTERS, BUILD
 
 SAN = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all",
@@ -321,7 +322,6 @@ def _compile_probe(cc, flags, source, workdir, reads):
     """Compile a probe program (warnings as errors): (ok, stderr, object),
     from the probe cache (harness/probecache.py) when the same probe of the
     same files ran before."""
-    from harness.probecache import Probe
     cached = Probe(compiler_id(cc), flags, source)
     hit = cached.look()
     if hit:

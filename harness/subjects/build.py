@@ -27,7 +27,7 @@ from harness.subjects.versions import upstream_version
 from harness.toolchain import BuildError, file_digest, sha
 
 # Python modules whose logic decides what a subject build produces.
-RECIPE_MODULES = [os.path.join(HARNESS, f) for f in ("toolchain.py", "objcache.py",
+RECIPE_MODULES = [os.path.join(HARNESS, f) for f in ("toolchain.py", "objcache.py", "depfiles.py",
                                                      "probecache.py")]
 
 # Subjects made of lz4gate's own code (ref, its mutants, the broken
