@@ -2,6 +2,7 @@
 repeats at distances 65534..65537) and the end-of-block sweep (sweep.end.*)
 pass on ref; their planted encoder bugs (ref/mutant.h ENCODE_*) are
 subjects, not unit-test mutants."""
+import re
 import subprocess
 
 from conftest import contract_records
@@ -56,3 +57,12 @@ def test_sweeps_pass_on_ref():
     passed = {r["check"] for r in recs if r["status"] == "pass"}
     assert {"sweep.window.compress_default", "sweep.window.stream",
             "sweep.end.compress_default", "sweep.end.decompress_safe"} <= passed
+
+
+def test_sweep_cost_prints_the_sweeps_share_of_each_contract_run(capsys):
+    # the benchmark behind the README's figure (issue 25: at most 60 s)
+    from harness.runners.contracts import sweep_cost
+    assert sweep_cost.main(["ref"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^ref +asan64 +sweeps +[\d.]+ CPU s of +[\d.]+ \([\d.]+%\)$", out, re.M), out
+    assert re.search(r"^sweeps: [\d.]+ CPU s of the [\d.]+ the contract checks take", out, re.M)
