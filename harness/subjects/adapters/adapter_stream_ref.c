@@ -76,15 +76,19 @@ struct r_stream {
     size_t run_len;        /* ... and is the end of a contiguous run this long */
 };
 
-/* The history a block at src may use: after a jump, the run before it. */
+/* The history a block at src may use: after a jump, the run before it; a
+ * new run starts at src (a block that fails there and is tried again at
+ * the same place keeps that history). */
 static void stream_jump(struct r_stream *st, const char *src)
 {
-    if (st->run_end && src != st->run_end && st->run_len < st->hist.len) {
+    if (src == st->run_end)
+        return;
+    if (st->run_end && st->run_len < st->hist.len) {
         memmove(st->hist.bytes, st->hist.bytes + st->hist.len - st->run_len, st->run_len);
         st->hist.len = st->run_len;
     }
-    if (src != st->run_end)
-        st->run_len = 0;
+    st->run_end = src;
+    st->run_len = 0;
 }
 
 static void stream_start(struct r_stream *st, const char *end, size_t len)
