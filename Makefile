@@ -5,7 +5,7 @@
 #   make gate-pr   gate a project's change of its vendored copy: REPO=checkout
 #                  BASE_REF=origin/main (merge base vs head; scan finds the copy)
 #   make gate-stability  the gate RUNS=10 times with other fuzz seeds: verdicts per run
-#   make test      set up (apt-get as root), then every test of the suite (about 12 min)
+#   make test      set up (apt-get as root), then every test of the suite (12-13 min)
 #   make check     the inner loop: a fast subset of `make test` (<= 3 min)
 #   make bench     reference codec vs the system liblz4, side by side; then fuzz-bench
 #   make mutants   every named check of ref is needed by a unit test, every
