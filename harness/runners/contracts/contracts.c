@@ -76,9 +76,11 @@ static void report(size_t i, const isolate_result *r, void *ctx)
     const check *c = ((const check **)ctx)[i];
     isolate_result na;
     if (r->verdict == V_NOT_APPLICABLE) {
+        /* the first entry point of the check's that the subject lacks */
+        unsigned missing = c->caps & ~subject->caps;
         na = *r;
         snprintf(na.evidence, sizeof na.evidence, "no %s entry point",
-                 subject_cap_name(c->caps));
+                 subject_cap_name(missing & (~missing + 1u)));
         r = &na;
     }
     print_record(subject, c->id, r);

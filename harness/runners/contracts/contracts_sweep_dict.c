@@ -119,7 +119,7 @@ static int make_dict_block(size_t s, size_t k, const unsigned char *lit, dict_bl
     const size_t size = dict_sizes[s], lits = k & 1 ? LIT_BEFORE : 0;
     const int before = (k >> 1) & 1;
     size_t offset = lits + size + (size_t)before;
-    const char *reach = before ? "one byte before the dictionary's first" :
+    const char *reach = before ? "one byte before the dictionary's first byte" :
                                  "the dictionary's first byte";
     if (offset > MAX_OFFSET) {
         if (before)

@@ -165,6 +165,13 @@ static const int hc_modes[] = { SM_PREFIX, SM_RING_SYNC, SM_SAVEDICT };
 static const int decode_modes[] = { DM_PREFIX, DM_SEPARATE, DM_RING, DM_USINGDICT,
                                     DM_USINGDICT_COPY };
 
+/* The entry points a compressing layout needs: saveDict's layout without
+ * LZ4_saveDict is n/a (stream_plan_fit would run it as one buffer). */
+static unsigned layout_caps(unsigned stream_cap, int mode)
+{
+    return stream_cap | (mode == SM_SAVEDICT ? CAP_STREAM_SAVE_DICT : 0);
+}
+
 void contracts_add_sweep_stream(const struct lz4_subject *tested, contract_add_fn add)
 {
     char id[96];
@@ -173,12 +180,13 @@ void contracts_add_sweep_stream(const struct lz4_subject *tested, contract_add_f
     for (i = 0; i < sizeof compress_modes / sizeof compress_modes[0]; i++) {
         snprintf(id, sizeof id, "sweep.stream.compress[mode=%s]",
                  stream_mode_names[compress_modes[i]]);
-        add(id, CAP_STREAM_COMPRESS, chk_stream, compress_modes[i], 1);
+        add(id, layout_caps(CAP_STREAM_COMPRESS, compress_modes[i]), chk_stream,
+            compress_modes[i], 1);
     }
     for (i = 0; i < sizeof hc_modes / sizeof hc_modes[0]; i++) {
         snprintf(id, sizeof id, "sweep.stream.compress_hc[mode=%s]",
                  stream_mode_names[hc_modes[i]]);
-        add(id, CAP_STREAM_HC, chk_stream, hc_modes[i], 9);
+        add(id, layout_caps(CAP_STREAM_HC, hc_modes[i]), chk_stream, hc_modes[i], 9);
     }
     for (i = 0; i < sizeof decode_modes / sizeof decode_modes[0]; i++) {
         int dict = decode_modes[i] == DM_USINGDICT || decode_modes[i] == DM_USINGDICT_COPY;
