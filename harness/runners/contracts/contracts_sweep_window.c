@@ -49,6 +49,18 @@ static int form_has_history(int form)
            form == SF_STREAM_HC_DICT;
 }
 
+/* PREFIX.FORM[level=N], one check per HC stream level. */
+static void add_stream_hc_levels(contract_add_fn add, const char *prefix, const char *form,
+                                 check_fn fn, int variant)
+{
+    char id[96];
+    size_t i;
+    for (i = 0; i < sizeof stream_hc_levels / sizeof stream_hc_levels[0]; i++) {
+        snprintf(id, sizeof id, "%s.%s[level=%d]", prefix, form, stream_hc_levels[i]);
+        add(id, CAP_STREAM_HC, fn, variant, stream_hc_levels[i]);
+    }
+}
+
 void sweep_add_compressors(contract_add_fn add, const char *prefix, check_fn fn)
 {
     char id[96];
@@ -70,28 +82,18 @@ void sweep_add_compressors(contract_add_fn add, const char *prefix, check_fn fn)
     add(id, CAP_COMPRESS_USING_DICT, fn, SF_USING_DICT, 0);
     snprintf(id, sizeof id, "%s.stream", prefix);
     add(id, CAP_STREAM_COMPRESS, fn, SF_STREAM, 0);
-    for (i = 0; i < sizeof stream_hc_levels / sizeof stream_hc_levels[0]; i++) {
-        snprintf(id, sizeof id, "%s.stream_hc[level=%d]", prefix, stream_hc_levels[i]);
-        add(id, CAP_STREAM_HC, fn, SF_STREAM_HC, stream_hc_levels[i]);
-    }
-    for (i = 0; i < sizeof stream_hc_levels / sizeof stream_hc_levels[0]; i++) {
-        snprintf(id, sizeof id, "%s.stream_hc_dict[level=%d]", prefix, stream_hc_levels[i]);
-        add(id, CAP_STREAM_HC, fn, SF_STREAM_HC_DICT, stream_hc_levels[i]);
-    }
+    add_stream_hc_levels(add, prefix, "stream_hc", fn, SF_STREAM_HC);
+    add_stream_hc_levels(add, prefix, "stream_hc_dict", fn, SF_STREAM_HC_DICT);
 }
 
 void sweep_add_history_compressors(contract_add_fn add, const char *prefix, check_fn fn)
 {
     char id[96];
-    size_t i;
     snprintf(id, sizeof id, "%s.compress_using_dict", prefix);
     add(id, CAP_COMPRESS_USING_DICT, fn, SF_USING_DICT, 0);
     snprintf(id, sizeof id, "%s.stream", prefix);
     add(id, CAP_STREAM_COMPRESS, fn, SF_STREAM, 0);
-    for (i = 0; i < sizeof stream_hc_levels / sizeof stream_hc_levels[0]; i++) {
-        snprintf(id, sizeof id, "%s.stream_hc_dict[level=%d]", prefix, stream_hc_levels[i]);
-        add(id, CAP_STREAM_HC, fn, SF_STREAM_HC_DICT, stream_hc_levels[i]);
-    }
+    add_stream_hc_levels(add, prefix, "stream_hc_dict", fn, SF_STREAM_HC_DICT);
 }
 
 /* One block: src[0..n) compressed by c's form (st: its stream, or NULL)
