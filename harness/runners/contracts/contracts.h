@@ -57,6 +57,9 @@ void contracts_add_sweep_dict(const struct lz4_subject *tested, contract_add_fn 
 void contracts_add_sweep_stream(const struct lz4_subject *tested, contract_add_fn add);
 /* contracts_sweep_header.c: LZ4F_getFrameInfo after every prefix of every header. */
 void contracts_add_sweep_header(const struct lz4_subject *tested, contract_add_fn add);
+/* contracts_sweep_alloc.c: every allocation of the HC and frame entry points
+ * made to fail, then the same context reused. */
+void contracts_add_sweep_alloc(const struct lz4_subject *tested, contract_add_fn add);
 
 /* ---- contracts_data.c: test data, and ref as the oracle of block checks ---- */
 

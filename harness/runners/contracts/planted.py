@@ -20,6 +20,8 @@ PLANTED = (
     ("sweep.stream.", "broken:stream_history_one_short", "sweep.stream.decode[mode=separate]",
      True),
     ("sweep.header.", "broken:frame_info_reads_past", "sweep.header.frame_get_info", True),
+    # ULZ4-2021-HCNULL's class: an HC state used without a NULL check
+    ("sweep.alloc.", "broken:alloc_null_deref", "sweep.alloc.compress_hc[level=9]", True),
 )
 # Checks besides the class that may see an `only=False` bug.
 COMPRESSOR_CHECKS = ("compress_", "frame_compress")

@@ -336,6 +336,10 @@ static void *b_cctx_create(void)
     if (!c)
         abort();
     c->inner = lz4gate_ref_subject()->frame_cctx_create();
+    if (!c->inner) {   /* ref's context allocation failed (sweep.alloc): no context */
+        free(c);
+        return NULL;
+    }
     return c;
 }
 
