@@ -131,3 +131,24 @@ LONGEST_TEST_SECONDS = {
 def pytest_collection_modifyitems(session, config, items):
     # a stable sort: each module's own order is kept
     items.sort(key=lambda item: -LONGEST_TEST_SECONDS.get(item.module.__name__, 0))
+
+
+# LZ4GATE_TEST_CPU=FILE: each test's CPU seconds (its own and every program
+# it waited for; user + system, setup and call) appended to FILE, one
+# "seconds<TAB>nodeid" line per test, to find what make test spends its
+# budget on (CPU, unlike --durations, does not depend on what the other
+# worker runs at the same time).
+if os.environ.get("LZ4GATE_TEST_CPU"):
+    import resource
+
+    def _cpu():
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(item, nextitem):
+        start = _cpu()
+        yield
+        with open(os.environ["LZ4GATE_TEST_CPU"], "a") as f:
+            f.write("%.2f\t%s\n" % (_cpu() - start, item.nodeid))

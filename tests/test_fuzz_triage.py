@@ -184,17 +184,14 @@ def test_a_keep_going_campaign_reports_the_frequent_and_the_rare_crash():
     # (-runs: fork mode sums its jobs', so the crash files are about as many
     # on a busy machine as on an idle one: ~30, one per crashing job): each
     # reports both crashes, the files written, replayed, their distinct
-    # stacks, the stacks triaged with symbols, and 0 not looked at. The
-    # frequent crash ends most jobs (about 2 in 3: 33/8, 15/12, 23/9 files at
-    # development time). A crash 50 times rarer would show in a run ~N/51
-    # times: in every run only with ~300 files per run, 10 CPU minutes
-    # here; the 50-to-1 case is the test above, on crash files made for it.
-    totals = {"frequent": 0, "rare": 0}
+    # stacks, the stacks triaged with symbols, and 0 not looked at. Which of
+    # the two ends more jobs is not asserted: 33/8, 15/12 and 23/9 files at
+    # development time, 20/22 on a loaded machine (fork mode's jobs race).
+    # A crash 50 times rarer would show in a run ~N/51 times: in every run
+    # only with ~300 files per run, 10 CPU minutes here; the 50-to-1 case is
+    # the test above, on crash files made for it.
     for seed in (1, 2):
         proc = harness("fuzz", "run", "--fresh", "--jobs", "1", "--target", TARGET,
                        "--subject", SUBJECT, "--runs", "1500", "--time", "900", "--seed", seed,
                        timeout=1800)
-        _, counts = check_campaign(proc, seed)
-        for k in totals:
-            totals[k] += counts[k]
-    assert totals["frequent"] > totals["rare"], totals
+        check_campaign(proc, seed)

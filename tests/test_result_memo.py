@@ -71,3 +71,33 @@ def test_the_key_covers_program_environment_line_and_input_files(tmp_path):
     others.append(result_memo.key([str(prog), "--batch"], env, line))
     assert k not in others and len(set(others)) == len(others)
     assert result_memo.key([str(prog)], env, "1\tX/1\tdata=file:/nonexistent") is None
+
+
+def test_contract_passes_and_n_a_are_reused_and_a_failing_check_runs_again(tmp_path,
+                                                                          monkeypatch):
+    # The contract runner (harness/runners/contracts/run.py): a second run
+    # of the same program gets only the checks whose result was not kept
+    # (--id); its records are the first run's, in the table's order.
+    from harness.runners.contracts.run import run_contracts
+    memo = tmp_path / "memo"
+    monkeypatch.setenv(result_memo.ENV, str(memo))
+
+    def records(spec):
+        return [(r["check"], r["status"], r["evidence"])
+                for r in run_contracts(spec, "asan64", quiet=True, vectors=False,
+                                       only="decompress_safe.")]
+    first = records("broken:short_return")
+    failed = {c for c, status, _ in first if status == "FAIL"}
+    assert "decompress_safe.exact_capacity" in failed
+    kept = len(stored(memo))
+    assert kept == len(first) - len(failed)          # every pass, no failure
+    calls = []
+    real_run = __import__("subprocess").run
+
+    def spy(argv, **kw):
+        calls.append(argv)
+        return real_run(argv, **kw)
+    monkeypatch.setattr("harness.runners.contracts.run.subprocess.run", spy)
+    assert records("broken:short_return") == first
+    ran = [a for argv in calls if "--id" in argv for a in argv[argv.index("--id"):]]
+    assert set(ran[1::2]) == failed                  # only the failures ran again

@@ -12,7 +12,9 @@
  * harness/runners/contracts/run.py builds the subject, runs this program and
  * classifies the records (known findings, report).
  *
- * Usage: contracts [--list] [--no-fork] [--only PREFIX]
+ * Usage: contracts [--list] [--no-fork] [--only PREFIX] [--id ID]...
+ * (--id, repeatable: exactly those checks; harness/runners/contracts/run.py
+ * runs the checks whose pass it has not kept, harness/result_memo.py)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,10 +89,25 @@ static void report(size_t i, const isolate_result *r, void *ctx)
     print_record(subject, c->id, r);
 }
 
+/* Whether id is one of the --id arguments (none given: every id is). */
+static int picked_by_id(const char *id, char **ids, int nids)
+{
+    int k;
+    for (k = 0; k < nids; k++)
+        if (!strcmp(ids[k], id))
+            return 1;
+    return nids == 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *only = NULL;
-    int i, list = 0, no_fork = 0;
+    char **ids = calloc((size_t)argc, sizeof *ids);
+    int i, list = 0, no_fork = 0, nids = 0;
+    if (!ids) {
+        fprintf(stderr, "contracts: out of memory\n");
+        return 2;
+    }
     isolate_job *jobs;
     const check **picked;
     size_t n = 0;
@@ -101,8 +118,11 @@ int main(int argc, char **argv)
             no_fork = 1;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
+        else if (!strcmp(argv[i], "--id") && i + 1 < argc)
+            ids[nids++] = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--list] [--no-fork] [--only PREFIX]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--list] [--no-fork] [--only PREFIX] [--id ID]...\n",
+                    argv[0]);
             return 2;
         }
     }
@@ -116,7 +136,7 @@ int main(int argc, char **argv)
     }
     for (i = 0; i < nchecks; i++) {
         const check *c = &checks[i];
-        if (only && strncmp(c->id, only, strlen(only)) != 0)
+        if ((only && strncmp(c->id, only, strlen(only)) != 0) || !picked_by_id(c->id, ids, nids))
             continue;
         if (list) {
             printf("%s\n", c->id);
@@ -134,5 +154,6 @@ int main(int argc, char **argv)
     isolate_each(jobs, n, report, (void *)picked, no_fork);
     free(jobs);
     free(picked);
+    free(ids);
     return 0;
 }

@@ -4,10 +4,11 @@ For a SPEC and a CONFIG: build the subject, link the contract runner
 (contracts/*.c) and the vector runner (vectors/vectors.c) against it, run
 each (every check in a child process) and classify the records against the
 known findings."""
+import json
 import os
 import subprocess
 
-from harness import symbolize, toolchain
+from harness import result_memo, symbolize, toolchain
 from harness.errors import BadInput
 from harness.paths import CORPUS
 from harness.report import known, records
@@ -35,29 +36,64 @@ DEFAULT_CONFIGS = ["asan64", "asan32", "O0", "O2"]
 
 
 def run_contracts(spec, config, patches=(), quiet=False, vectors=True, docs=None,
-                  includes=(), defines=()):
+                  includes=(), defines=(), only=None):
     """Contract (and vector) records of one subject in one configuration,
     classified against the documented findings (docs: known.Documented).
-    includes, defines: the subject's --include and --define."""
+    includes, defines: the subject's --include and --define. only: run the
+    checks whose id starts with it, no others (the runner's --only)."""
     out = build(spec, config, patches, quiet, includes, defines)
     identity = info(out)["identity"]
     env = toolchain.sanitizer_env("runner")
     docs = docs or known.Documented()
     recs = []
-    runners = [(CONTRACT_SOURCES, "contracts", [])]
+    runners = [(CONTRACT_SOURCES, "contracts", ["--only", only] if only else [])]
     if vectors:
         runners.append((VECTOR_SOURCES, "vectors", ["--dir", VECTOR_DIR]))
     for sources, name, args in runners:
         program = link_runner(out, config, runner_sources(*sources), name)
-        proc = subprocess.run(toolchain.run_argv(config, [program] + args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              universal_newlines=True, errors="replace", env=env, timeout=3600)
-        if proc.returncode != 0:
-            raise BadInput("%s runner for %s [%s] stopped: %s" % (
-                name, spec, config, (proc.stderr.strip().splitlines() or ["?"])[-1]))
-        found = symbolize.records(records.read_jsonl(proc.stdout, config=config, spec=spec,
+        what = "%s runner for %s [%s]" % (name, spec, config)
+        argv = toolchain.run_argv(config, [program])
+        text = (contract_lines(argv, env, args, what) if name == "contracts"
+                else runner_stdout(argv + args, env, what))
+        found = symbolize.records(records.read_jsonl(text, config=config, spec=spec,
                                                      identity=identity))
         recs += [known.classify(r, docs) for r in found]
     return recs
+
+
+def runner_stdout(argv, env, what):
+    """What a runner printed; BadInput when it stopped."""
+    proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, errors="replace", env=env, timeout=3600)
+    if proc.returncode != 0:
+        raise BadInput("%s stopped: %s" % (what, (proc.stderr.strip().splitlines() or ["?"])[-1]))
+    return proc.stdout
+
+
+def contract_lines(argv, env, args, what):
+    """The contract runner's records (JSON lines, in its table's order). With
+    LZ4GATE_RESULT_MEMO (lz4gate's own test runs, harness/result_memo.py), a
+    check that passed or was n/a on the same program in the same
+    environment is not run again: the runner gets the others by --id. A
+    failure is run afresh every time."""
+    if not result_memo.directory():
+        return runner_stdout(argv + args, env, what)
+    ids = runner_stdout(argv + ["--list"] + args, env, what).split()
+    keys = {i: result_memo.key(argv, env, "contract\t" + i) for i in ids}
+    lines = {i: r["line"] for i, r in ((i, result_memo.get(k)) for i, k in keys.items()) if r}
+    todo = [i for i in ids if i not in lines]
+    if todo:
+        fresh = runner_stdout(argv + [a for i in todo for a in ("--id", i)], env, what)
+        for line in fresh.splitlines():
+            if line.startswith("{"):
+                rec = json.loads(line)
+                lines[rec["check"]] = line
+                result_memo.put(keys.get(rec["check"]), {"verdict": rec["verdict"], "line": line},
+                                keep=("pass", "n/a"))
+        lost = [i for i in todo if i not in lines]
+        if lost:
+            raise BadInput("%s gave no record of check %s" % (what, lost[0]))
+    return "\n".join(lines[i] for i in ids if i in lines) + "\n"
 
 
 def configs_for(spec, configs):
