@@ -257,3 +257,38 @@ def test_strict_invalid_input_accepted_with_other_bytes_than_compatible_is_latit
     assert ids(cats, "changed") == ["vector.offset0.decompress_safe"]
     assert ids(cats, "regression") == ["vector.leak.decompress_safe"]
     assert policy.kind_of_record({"evidence": WRONG}) == policy.CORRUPTION
+
+
+def _segv_in(*funcs):
+    """An ASan SEGV report whose stack is funcs (innermost first) in a staged
+    subject, under an adapter frame."""
+    frames = ["    #%d 0x55 in %s /x/build/stage/upstream-1/lib/lz4frame.c:%d:5" % (n, f, 10 + n)
+              for n, f in enumerate(funcs)]
+    frames.append("    #%d 0x55 in f_begin /x/harness/subjects/adapters/"
+                  "adapter_upstream_frame.c:180:33" % len(funcs))
+    return ("==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000004014\n"
+            "==1==The signal is caused by a READ memory access.\n" + "\n".join(frames) + "\n")
+
+
+@pytest.mark.check
+def test_a_new_entry_point_that_crashes_where_the_base_crashes_is_the_bases_bug():
+    # lz4 1.9.3 -> 1.9.4 (a real update, docs/acceptance.md): 1.9.4's
+    # custom-memory contexts reach the NULL state that 1.9.3 reaches through
+    # the plain ones (ULZ4-LZ4F-ALLOCFAIL-REUSE). The same crash site is the
+    # base's bug; a crash elsewhere stays a regression.
+    same = _segv_in("LZ4_prepareTable", "LZ4_resetStream_fast", "LZ4F_initStream")
+    other = _segv_in("LZ4F_makeBlock", "LZ4F_compressUpdate", "LZ4F_compressUpdateImpl")
+    plain, mem = "sweep.alloc.frame_stream[levels=1,9]", "sweep.alloc.frame_mem_stream[levels=1,9]"
+
+    def cats(candidate_report):
+        return verdict.compare([
+            rec("base", plain, "asan64", "FAIL", "CRASH", report=same),
+            rec("base", mem, "asan64", "n/a"),
+            rec("candidate", plain, "asan64", "FAIL", "CRASH", report=same),
+            rec("candidate", mem, "asan64", "FAIL", "CRASH", report=candidate_report)])
+    got = cats(same)
+    assert ids(got, "known") == [mem, plain] and not got["regression"]
+    why = next(i["why"] for i in got["known"] if i["id"] == mem)
+    assert "through %s" % plain in why and "LZ4_prepareTable <- LZ4_resetStream_fast" in why
+    got = cats(other)
+    assert ids(got, "regression") == [mem] and verdict.failed(got, strict=False)

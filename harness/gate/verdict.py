@@ -18,9 +18,18 @@ still one bug on both):
                   |                            |   only the candidate's is a memory
                   |                            |   error
   yes             | has no such entry point    | known when documented for the
-                  |                            |   candidate's tree; else a case:
-                  |                            |   regression; a contract: by kind
+                  |                            |   candidate's tree, or when the
+                  |                            |   base crashes the same way in
+                  |                            |   another check (its crash site);
+                  |                            |   else a case: regression; a
+                  |                            |   contract: by kind
   no              | fails                      | fixed (with the base's evidence)
+
+A crash site is the report's class and the three innermost functions of the
+subject's own code (harness/report/failure.py): one bug reached through a
+new entry point (lz4 1.9.4's custom-memory LZ4F contexts reach the
+NULL state of ULZ4-LZ4F-ALLOCFAIL-REUSE that 1.9.3 reaches through the
+plain ones) is the base's bug, not one the candidate brings.
 """
 from harness import toolchain
 from harness.gate import policy
@@ -75,9 +84,43 @@ def _evidence_first(recs):
                                        config_key(r["config"])))
 
 
-def _classify(stage, check, cand, base, lineage):
+def crash_site(record):
+    """(class, innermost 3 subject functions) of a record with a sanitizer
+    report or a stack, else None."""
+    from harness.report import failure
+    text = record.get("report") or ""
+    if "ERROR: " not in text:
+        return None
+    got = failure.failure_of(text)
+    funcs = tuple(f["func"] for f in failure.subject_frames(got["frames"])[:3])
+    return (failure.signature_class(got["kind"], text), funcs) if funcs else None
+
+
+def _base_sites(records):
+    """{(stage, word size, crash site): check} of the base's failing records."""
+    out = {}
+    for r in records:
+        if r["role"] == "base" and r["status"] in FAILING:
+            site = crash_site(r)
+            if site:
+                out.setdefault((r["stage"], bits_of(r["config"]), site), r["check"])
+    return out
+
+
+def _same_bug_in_base(c_fail, stage, bits, base_sites):
+    """The base's check that crashes where the candidate's records do, or None."""
+    for r in c_fail:
+        site = crash_site(r)
+        if site and (stage, bits, site) in base_sites:
+            return base_sites[(stage, bits, site)], site
+    return None
+
+
+def _classify(stage, check, cand, base, lineage, same_in_base=None):
     """(category, why, failing records shown, the other side's records) for
-    one check and word size, or None when there is nothing to say."""
+    one check and word size, or None when there is nothing to say.
+    same_in_base: (base check, crash site) of the base crashing where the
+    candidate does, through another check."""
     c_fail = _evidence_first([r for r in cand if r["status"] in FAILING])
     b_fail = _evidence_first([r for r in base if r["status"] in FAILING])
     b_has = any(r["status"] != "n/a" for r in base)
@@ -100,6 +143,11 @@ def _classify(stage, check, cand, base, lineage):
         if documented and len(documented) == len(c_fail):
             return "known", "documented for the candidate's tree (%s); the base has no such " \
                 "entry point" % documented[0].get("finding"), c_fail, base
+        if same_in_base:
+            other, (cls, funcs) = same_in_base
+            return "known", "the base has no such entry point, and crashes the same way " \
+                "through %s (%s in %s): the base's bug (%s)" % (
+                    other, cls, " <- ".join(funcs), _summary(c_fail)), c_fail, base
         if stage == "regress":
             return "regression", "the base has no such entry point; the candidate has this " \
                 "catalogued bug (%s)" % _summary(c_fail), c_fail, base
@@ -127,8 +175,13 @@ def compare(records, lineage=None):
         key = (r["stage"], r["check"], bits_of(r["config"]))
         cells.setdefault(key, {"base": [], "candidate": []})[r["role"]].append(r)
     items = {}
-    for (stage, check, _), sides in sorted(cells.items()):
-        got = _classify(stage, check, sides["candidate"], sides["base"], lineage)
+    base_sites = _base_sites(records)
+    for (stage, check, bits), sides in sorted(cells.items()):
+        same = None
+        if not any(r["status"] != "n/a" for r in sides["base"]):
+            c_fail = [r for r in sides["candidate"] if r["status"] in FAILING]
+            same = _same_bug_in_base(c_fail, stage, bits, base_sites)
+        got = _classify(stage, check, sides["candidate"], sides["base"], lineage, same)
         if not got:
             continue
         cat, why, shown, other = got
