@@ -292,3 +292,14 @@ def test_a_new_entry_point_that_crashes_where_the_base_crashes_is_the_bases_bug(
     assert "through %s" % plain in why and "LZ4_prepareTable <- LZ4_resetStream_fast" in why
     got = cats(other)
     assert ids(got, "regression") == [mem] and verdict.failed(got, strict=False)
+
+
+@pytest.mark.check
+def test_a_reason_shared_by_both_word_sizes_is_said_once():
+    # the report's "Why" read "documented ... (X); ...; documented ... (X); ..."
+    # for an item failing in asan64 and O2-32 for the same reason
+    records = [rec("candidate", "frame_x", config, "known finding", "CRASH", finding="X")
+               for config in ("asan64", "O2-32")]
+    item = verdict.compare(records)["known"][0]
+    assert sorted(item["configs"]) == ["O2-32", "asan64"]
+    assert item["why"].count("documented for the candidate's tree (X)") == 1, item["why"]

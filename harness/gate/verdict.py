@@ -199,7 +199,10 @@ def compare(records, lineage=None):
                 "finding": rep.get("finding"), "fix": lineage.group(check)
                 if stage == "regress" else None}
         else:
-            item["why"] += "; " + why
+            # 64- and 32-bit for the same reason: said once (a reason may
+            # hold "; " itself, so the whole reason is looked for)
+            if ("; %s; " % why) not in ("; %s; " % item["why"]):
+                item["why"] += "; " + why
             if not _has_report(item["record"]) and _has_report(rep):
                 # The example shown is the one with a sanitizer's report
                 # (a 32-bit plain build only says "killed by signal 11").
