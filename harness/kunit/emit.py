@@ -16,8 +16,11 @@ KCONFIG_SYMBOL = "LZ4_KUNIT_TEST"
 PER_LINE = 12
 MAX_BYTES = 1 << 20
 
-HEADER = """\
-// SPDX-License-Identifier: GPL-2.0
+# The generated file's own licence line: it is lz4gate's output, offered for
+# a kernel tree, where checkpatch.pl wants an SPDX tag on the first line (the
+# kernel's lib/ is GPL-2.0). No line of it comes from the kernel.
+KERNEL_LICENCE = "GPL-2.0"
+HEADER = "// SPDX-License-" + "Identifier: " + KERNEL_LICENCE + """
 /*
  * KUnit suite of lz4gate's regression cases for lib/lz4.
  *
