@@ -6,9 +6,9 @@ build, and so do five other gate tests. With LZ4GATE_RESULT_MEMO=DIR set
 (tests/conftest.py sets it to a directory of its own run, which no later
 run reads), a regression test that passed is not run again when the same
 program (by digest) runs the same test line in the same configuration with
-the same sanitizer and lz4gate environment, and the same input files. The contract runner's checks are kept the same way
-(harness/runners/contracts/run.py: a check's pass or n/a, by program,
-environment and check id).
+the same sanitizer and lz4gate environment, and the same input files. The
+contract runner's checks are kept the same way (harness/runners/contracts/
+run.py: a check's pass or n/a, by program, environment and check id).
 
 Only passes are kept: a FAIL, a crash or a timeout is run afresh every
 time, so every failure a test sees comes with its own report. Without the

@@ -116,11 +116,10 @@ def _same_bug_in_base(c_fail, stage, bits, base_sites):
     return None
 
 
-def _classify(stage, check, cand, base, lineage, same_in_base=None):
+def _classify(stage, check, bits, cand, base, lineage, base_sites):
     """(category, why, failing records shown, the other side's records) for
     one check and word size, or None when there is nothing to say.
-    same_in_base: (base check, crash site) of the base crashing where the
-    candidate does, through another check."""
+    base_sites: the base's crash sites (_base_sites)."""
     c_fail = _evidence_first([r for r in cand if r["status"] in FAILING])
     b_fail = _evidence_first([r for r in base if r["status"] in FAILING])
     b_has = any(r["status"] != "n/a" for r in base)
@@ -143,6 +142,7 @@ def _classify(stage, check, cand, base, lineage, same_in_base=None):
         if documented and len(documented) == len(c_fail):
             return "known", "documented for the candidate's tree (%s); the base has no such " \
                 "entry point" % documented[0].get("finding"), c_fail, base
+        same_in_base = _same_bug_in_base(c_fail, stage, bits, base_sites)
         if same_in_base:
             other, (cls, funcs) = same_in_base
             return "known", "the base has no such entry point, and crashes the same way " \
@@ -177,11 +177,8 @@ def compare(records, lineage=None):
     items = {}
     base_sites = _base_sites(records)
     for (stage, check, bits), sides in sorted(cells.items()):
-        same = None
-        if not any(r["status"] != "n/a" for r in sides["base"]):
-            c_fail = [r for r in sides["candidate"] if r["status"] in FAILING]
-            same = _same_bug_in_base(c_fail, stage, bits, base_sites)
-        got = _classify(stage, check, sides["candidate"], sides["base"], lineage, same)
+        got = _classify(stage, check, bits, sides["candidate"], sides["base"], lineage,
+                        base_sites)
         if not got:
             continue
         cat, why, shown, other = got

@@ -104,13 +104,13 @@ int main(int argc, char **argv)
     const char *only = NULL;
     char **ids = calloc((size_t)argc, sizeof *ids);
     int i, list = 0, no_fork = 0, nids = 0;
+    isolate_job *jobs;
+    const check **picked;
+    size_t n = 0;
     if (!ids) {
         fprintf(stderr, "contracts: out of memory\n");
         return 2;
     }
-    isolate_job *jobs;
-    const check **picked;
-    size_t n = 0;
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--list"))
             list = 1;

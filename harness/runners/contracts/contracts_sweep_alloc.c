@@ -56,33 +56,11 @@ static int failed_between(unsigned long before, unsigned long after, unsigned lo
     return before < n && n <= after;
 }
 
-/* Whether ref decodes block[0..len) to want[0..n) (strict profile). */
-static int ref_block_decodes(const unsigned char *block, int len, const unsigned char *want,
-                             size_t n)
-{
-    unsigned char *out = malloc(n + 1);
-    ref_decode_params q;
-    ref_decode_result r;
-    int ok;
-    if (!out)
-        return 0;
-    memset(&q, 0, sizeof q);
-    q.src = block;
-    q.src_len = (size_t)len;
-    q.dst = out;
-    q.dst_cap = n + 1;
-    q.profile = REF_PROFILE_STRICT;
-    r = ref_decode(&q);
-    ok = r.status == REF_OK && r.written == n && memcmp(out, want, n) == 0;
-    free(out);
-    return ok;
-}
-
 /* LZ4_compress_HC at level L with allocation n failing; 1 on a finding. */
 static int hc_once(int level, const unsigned char *data, unsigned long n, char *msg, unsigned cap)
 {
     int bound = (int)ref_compress_bound(DATA_LEN), r;
-    char *dst = malloc((size_t)bound);
+    char *dst = malloc((size_t)bound), why[200];
     int bad = 0;
     if (!dst)
         return 0;
@@ -92,9 +70,9 @@ static int hc_once(int level, const unsigned char *data, unsigned long n, char *
         snprintf(msg, cap, "level %d, allocation %lu failing (%lu made): returned %d "
                  "(capacity %d)", level, n, subject->alloc_calls(), r, bound);
         bad = 1;
-    } else if (r > 0 && !ref_block_decodes((unsigned char *)dst, r, data, DATA_LEN)) {
-        snprintf(msg, cap, "level %d, allocation %lu failing: the %d-byte block does not "
-                 "decode to the input (ref, strict)", level, n, r);
+    } else if (r > 0 && contract_ref_decodes_to((unsigned char *)dst, (size_t)r, data,
+                                                DATA_LEN, NULL, 0, why, sizeof why)) {
+        snprintf(msg, cap, "level %d, allocation %lu failing: %s", level, n, why);
         bad = 1;
     }
     free(dst);
