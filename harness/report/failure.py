@@ -252,9 +252,12 @@ def report_of(text, limit=4096):
 
 def first_sanitizer_line(text):
     """The line a reader needs first: the sanitizer's ERROR line, else a
-    UBSan report, else the last line."""
+    UBSan report, else the last line that is not the runners' buffer map
+    (addresses mean nothing to a reader, and differ from run to run)."""
     for pat in ("ERROR: AddressSanitizer", "runtime error:", "ERROR: "):
         for line in text.splitlines():
             if pat in line:
                 return line.strip()
-    return text.strip().splitlines()[-1] if text.strip() else ""
+    said = [l.strip() for l in text.splitlines()
+            if l.strip() and not l.startswith("lz4gate-buffer ")]
+    return said[-1] if said else ""
