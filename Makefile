@@ -13,6 +13,8 @@
 #                  boundary sweep class catches its planted bug
 #   make mutate    mutation score of the checks on an lz4 tree: TREE=DIR
 #                  [FILES=lib/lz4.c,...] [N=50] [SEED=1] [JOBS=1] (docs/mutation.md)
+#   make kunit     the regression cases as KUnit tests inside a kernel (UML):
+#                  KERNEL=DIR (default: linux-source-6.12, fetched) JOBS=2
 #   make subjects  fetch the default subjects (Debian's lz4 source, linux 6.1 and 6.12)
 #   make scan      list every LZ4 copy under a project tree: DIR=... [JSON=1]
 #   make contracts API contract tests: SUBJECT="ref system upstream kernel"
@@ -43,13 +45,13 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 TEST_WORKERS ?= $(shell echo $$(( $(JOBS) + 1 )))
 WARN := -std=c11 -Wall -Wextra -Werror
 
-.PHONY: all help deps subjects test check ref-tests mutants mutate bench contracts regress \
+.PHONY: all help deps subjects test check kunit ref-tests mutants mutate bench contracts regress \
 	releases kernels scan vectors lz4ref fuzz fuzz-bench corpus-min triage gate gate-pr gate-stability clean
 
 all: ref-tests
 
 help:
-	@sed -n '1,32p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,34p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@bash ci/deps.sh
@@ -89,6 +91,17 @@ MUTATE_ARGS = --tree $(TREE) $(if $(FILES),--files $(FILES)) $(if $(N),-n $(N)) 
 mutate: deps
 	$(if $(TREE),,$(error usage: make mutate TREE=DIR [FILES=lib/lz4.c,...] [N=50] [SEED=1] [JOBS=1] [OUT=FILE.json]))
 	$(HARNESS) mutate $(strip $(MUTATE_ARGS))
+
+# The regression cases inside a real kernel (docs/kunit.md): the generated
+# KUnit suite in a hard-linked copy of KERNEL (default: Debian's
+# linux-source-6.12, the whole tree, fetched into build/kernel/), built and
+# booted under UML; then each glue case on a copy given its bug, and the same
+# tree's LZ4 files on the kshim beside the in-kernel results. UML's build
+# needs flex, bison and bc (their own stamp: make test's stays as it is).
+KUNIT_DEPS := flex bison bc
+kunit: deps
+	@LZ4GATE_DEPS_EXTRA="$(KUNIT_DEPS)" LZ4GATE_STAMP_DIR=$(CURDIR)/build/kunit-deps bash ci/deps.sh
+	$(HARNESS) kunit $(if $(KERNEL),--kernel $(KERNEL),--fetch) --jobs $(JOBS) --prove-bugs --compare
 
 SUBJECT ?= ref system upstream kernel
 CONFIGS ?= asan64 asan32 O0 O2

@@ -74,8 +74,12 @@ typedef uint64_t u64;
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define max(a, b) ((a) > (b) ? (a) : (b))
 #define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
+#define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
 #define BITS_PER_LONG (8 * (int)sizeof(long))
-#define IS_ENABLED(x) 0
+/* #if IS_ENABLED(CONFIG_X): 1 for the options the stub provides (below),
+ * 0 for the others (an undefined name in #if). */
+#define IS_ENABLED(x) STUB_ENABLED_##x
+#define STUB_ENABLED_CONFIG_CRYPTO 1
 #define IS_BUILTIN(x) 0
 #define pr_info printf
 #define MODULE_DESCRIPTION(x)
@@ -231,8 +235,67 @@ int main(void)
 }
 """
 
+# The crypto API over the stub's LZ4 functions, as crypto/lz4.c and lz4hc.c
+# behave since their fixes. STUB_BROKEN 4: decompress returns the decoder's
+# own value (KLZ4-2017-CRYPTO-ERR); 5: decompress ignores slen and compress
+# ignores *dlen (KLZ4-2013-CRYPTO-DEC).
+CRYPTO_H = r"""
+#ifndef STUB_LINUX_CRYPTO_H
+#define STUB_LINUX_CRYPTO_H
+#include <linux/kernel.h>
+#ifndef STUB_BROKEN
+#define STUB_BROKEN 0
+#endif
+#include <linux/lz4.h>
+#define MAX_ERRNO 4095
+#define ERR_PTR(e) ((void *)(long)(e))
+#define PTR_ERR(p) ((long)(p))
+#define IS_ERR(p) ((unsigned long)(p) >= (unsigned long)-MAX_ERRNO)
+#define LZ4_compressBound(n) ((int)((n) + (n) / 255 + 16))
+struct crypto_comp { int hc; };
+static inline struct crypto_comp *crypto_alloc_comp(const char *name, u32 type, u32 mask)
+{
+	struct crypto_comp *t;
+
+	(void)type; (void)mask;
+	if (strcmp(name, "lz4") && strcmp(name, "lz4hc"))
+		return ERR_PTR(-ENOENT);
+	t = malloc(sizeof(*t));
+	t->hc = !strcmp(name, "lz4hc");
+	return t;
+}
+static inline void crypto_free_comp(struct crypto_comp *t) { free(t); }
+static inline int crypto_comp_compress(struct crypto_comp *t, const u8 *s, unsigned int n,
+				       u8 *d, unsigned int *dlen)
+{
+	static char w[LZ4HC_MEM_COMPRESS];
+	int cap = STUB_BROKEN == 5 ? LZ4_compressBound(n) : (int)*dlen;
+	int r = t->hc ? LZ4_compress_HC((const char *)s, (char *)d, n, cap, 9, w)
+		      : LZ4_compress_default((const char *)s, (char *)d, n, cap, w);
+
+	if (!r)
+		return -EINVAL;
+	*dlen = r;
+	return 0;
+}
+static inline int crypto_comp_decompress(struct crypto_comp *t, const u8 *s, unsigned int n,
+					 u8 *d, unsigned int *dlen)
+{
+	int r = STUB_BROKEN == 5 ? LZ4_decompress_fast((const char *)s, (char *)d, *dlen)
+				 : LZ4_decompress_safe((const char *)s, (char *)d, n, *dlen);
+
+	(void)t;
+	if (r < 0)
+		return STUB_BROKEN == 4 ? r : -EINVAL;
+	*dlen = r;
+	return 0;
+}
+#endif
+"""
+
 FILES = {"kunit/test.h": KUNIT_H, "linux/kernel.h": KERNEL_H, "linux/string.h": "",
-         "linux/vmalloc.h": VMALLOC_H, "linux/lz4.h": LZ4_H}
+         "linux/vmalloc.h": VMALLOC_H, "linux/lz4.h": LZ4_H, "linux/crypto.h": CRYPTO_H,
+         "linux/err.h": ""}
 CFLAGS = ["-std=gnu11", "-O1", "-Wall", "-Werror", "-Wno-sign-compare",
           "-DKBUILD_MODNAME=\"lz4gate\""]
 

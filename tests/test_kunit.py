@@ -22,6 +22,8 @@ CASES = os.path.join(TOP, "regress", "cases")
 KERNEL = {"decompress_safe", "decompress_safe_partial", "decompress_fast",
           "decompress_safe_using_dict", "compress_default", "compress_fast", "compress_hc",
           "compress_dest_size", "unlz4"}
+# The kernel glue a case's "kunit" tests call: the crypto API.
+GLUE = {"crypto_compress", "crypto_decompress"}
 
 
 @pytest.fixture(scope="module")
@@ -41,11 +43,13 @@ def case_files(cases_dir=CASES):
 
 def coverage_problems(text, cases):
     """What of the case files the C text lacks: every exercised case with a
-    kernel entry point is a KUnit case, with a row per test."""
+    kernel entry point, and every case with kernel-only ("kunit") tests, is
+    a KUnit case, with a row per test."""
     problems = []
     for case in cases:
-        tests = case.get("tests") or []
-        if not case.get("exercised") or not any(t["call"]["entry"] in KERNEL for t in tests):
+        tests = (case.get("tests") or []) if case.get("exercised") else []
+        tests = tests + (case.get("kunit") or {}).get("tests", [])
+        if not any(t["call"]["entry"] in KERNEL | GLUE for t in tests):
             continue
         name = re.sub(r"[^0-9a-zA-Z]", "_", case["id"]).lower()
         if 'KLZ4_CASE("%s", %s_gen_params)' % (case["id"], name) not in text:
@@ -62,6 +66,19 @@ def coverage_problems(text, cases):
 
 def test_the_entry_table_is_the_kernels():
     assert set(model.KERNEL_ENTRIES) == KERNEL
+    assert set(model.GLUE_ENTRIES) == GLUE
+
+
+def test_kernel_only_tests_are_rows_of_their_case(suite_c):
+    # KLZ4-2017-CRYPTO-ERR is not exercised in userspace; its "kunit" tests
+    # are its KUnit rows (the crypto API), and the coverage check sees a
+    # missing one.
+    assert 'KLZ4_CASE("KLZ4-2017-CRYPTO-ERR", klz4_2017_crypto_err_gen_params)' in suite_c
+    assert '.entry = KLZ4_CRYPTO_DECOMPRESS' in suite_c and '.alg = "lz4hc"' in suite_c
+    cases = case_files()
+    no_row = suite_c.replace("\t\t.tc_id = 2,\n\t\t.entry = KLZ4_CRYPTO_DECOMPRESS,\n"
+                             "\t\t.input = KLZ4_BLOB(klz4_2017_crypto_err", "\t\t.x")
+    assert coverage_problems(no_row, cases) == ["KLZ4-2017-CRYPTO-ERR: rows [1], tests [1, 2]"]
 
 
 @pytest.mark.check
@@ -218,9 +235,23 @@ def test_generated_data_is_the_runners(tmp_path, suite_c):
     (1, "KLZ4-2015-DATAABORT", "returned"),            # decoder accepts everything
     (2, "ULZ4-2019-17543", "wrote past the capacity"),  # compressor overruns by one
     (3, "ULZ4-2019-PARTIAL", "returned"),             # partial ignores the target
+    (4, "KLZ4-2017-CRYPTO-ERR", "not a negative errno"),   # crypto leaks LZ4's value
+    (5, "KLZ4-2013-CRYPTO-DEC", "not a negative errno"),   # crypto ignores slen, *dlen
 ])
 def test_the_suite_fails_on_a_broken_library(tmp_path, suite_c, broken, case, message):
     recs = stub_records(tmp_path, suite_c, broken, [case])
     assert {r["case"] for r in recs} == {case}
     bad = [r for r in recs if r["status"] == "FAIL"]
     assert bad and message in bad[0]["message"], [r for r in recs if r["case"] == case]
+
+
+@needs_liblz4
+def test_crypto_rows_see_each_half_of_the_unbounded_glue(tmp_path, suite_c):
+    # STUB_BROKEN 5 reads past slen and writes past *dlen: the decompress
+    # rows and the compress rows of KLZ4-2013-CRYPTO-DEC both fail, each for
+    # its own reason (the round trips fail too: the trusted-input decoder
+    # gives the bytes it read, not the size decoded).
+    recs = stub_records(tmp_path, suite_c, 5, ["KLZ4-2013-CRYPTO-DEC"])
+    status = {r["tcId"]: (r["status"], r["message"]) for r in recs}
+    assert [t for t, (s, _) in sorted(status.items()) if s == "FAIL"] == [1, 2, 3, 4, 5, 6], status
+    assert "not a negative errno" in status[1][1] and "wrote past *dlen" in status[3][1]

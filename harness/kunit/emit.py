@@ -8,7 +8,8 @@ from harness.kunit import model
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The fixed C parts of the suite, in order (each file's own comment is left out).
-RUNTIME = [os.path.join(HERE, "suite_data.c"), os.path.join(HERE, "suite_runtime.c")]
+RUNTIME = [os.path.join(HERE, name) for name in
+           ("suite_data.c", "suite_runtime.c", "suite_crypto.c", "suite_dispatch.c")]
 SUITE_NAME = "lz4gate"
 KCONFIG_SYMBOL = "LZ4_KUNIT_TEST"
 # Bytes per line of a byte array, and the largest array embedded (bigger
@@ -102,6 +103,8 @@ def row_init(row, blobs):
                 "level", "cap_from", "cap_to"):
         if key in row:
             fields.append(".%s = %d" % (key, row[key]))
+    if "alg" in row:
+        fields.append(".alg = %s" % c_string(row["alg"]))
     if "expect" in row:
         fields.append(".expect = %s" % row["expect"])
         if row["expect"] == "KLZ4_EQUAL":

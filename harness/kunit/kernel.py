@@ -90,14 +90,15 @@ def add_suite(tree, suite_c):
     return changed
 
 
-def run_kunit(tree, name, jobs=1, timeout=3600, isolated=True):
+def run_kunit(tree, name, jobs=1, timeout=3600, isolated=True, only=None, log_name=None):
     """kunit.py run on UML; (KTAP text, seconds, return code). The whole
-    output is kept in build/kunit/run-NAME.log."""
+    output is kept in build/kunit/run-NAME.log (LOG_NAME.log); only: a
+    kunit.py filter (SUITE.CASE)."""
     config = os.path.join(WORK, "kunitconfig-" + name)
     with open(config, "w") as f:
         f.write(emit.kunitconfig())
     build_dir = os.path.join(WORK, "uml-" + name)
-    log = os.path.join(WORK, "run-%s.log" % name)
+    log = os.path.join(WORK, "%s.log" % (log_name or "run-" + name))
     cmd = [sys.executable, os.path.join(tree, KUNIT_PY), "run",
            "--arch=um", "--kunitconfig=" + config, "--build_dir=" + build_dir,
            "--jobs=%d" % jobs, "--raw_output=all", "--timeout=600"]
@@ -105,6 +106,8 @@ def run_kunit(tree, name, jobs=1, timeout=3600, isolated=True):
         # One boot per KUnit case: a row that crashes the kernel (UML panics
         # on a fault in kernel code) ends its case only, not the suite.
         cmd.append("--run_isolated=test")
+    if only:
+        cmd.append(only)
     start = time.time()
     with open(log, "w") as out:
         proc = subprocess.run(cmd, cwd=tree, stdout=out, stderr=subprocess.STDOUT,
@@ -134,7 +137,7 @@ def table(records):
     return "\n".join(lines)
 
 
-def main_kernel(src, name=None, jobs=1, isolated=True):
+def main_kernel(src, name=None, jobs=1, isolated=True, prove=False, compare=False):
     src = os.path.abspath(src)
     if not os.path.exists(os.path.join(src, KUNIT_PY)) or \
             not os.path.isdir(os.path.join(src, "lib/lz4")):
@@ -156,4 +159,14 @@ def main_kernel(src, name=None, jobs=1, isolated=True):
     if not records:
         print("no KTAP output of suite %s (build failed? see the log)" % emit.SUITE_NAME)
         return 1
-    return 0 if all(r["status"] != "FAIL" for r in records) else 1
+    rc = 0 if all(r["status"] != "FAIL" for r in records) else 1
+    cases = [case for case, _ in included]
+    if prove:
+        from harness.kunit import bugs
+        if bugs.prove(src, tree, name, cases, jobs):
+            rc = 1
+    if compare:
+        from harness.kunit import compare as kshim
+        if kshim.report(kshim.compare(cases, records, kshim.kshim_run(src, cases))):
+            rc = 1
+    return rc

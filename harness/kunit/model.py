@@ -20,6 +20,14 @@ KERNEL_ENTRIES = {
     "compress_dest_size": ("KLZ4_COMPRESS_DEST_SIZE", "LZ4_compress_destSize"),
     "unlz4": ("KLZ4_UNLZ4", "unlz4"),
 }
+# Kernel glue: the crypto API over crypto/lz4.c and crypto/lz4hc.c. Only a
+# case's "kunit" tests call these (regress/README.md): the userspace runners
+# have no such entry point.
+GLUE_ENTRIES = {"crypto_decompress": "KLZ4_CRYPTO_DECOMPRESS",
+                "crypto_compress": "KLZ4_CRYPTO_COMPRESS"}
+CRYPTO_ALGS = ("lz4", "lz4hc")
+CRYPTO_KEYS = {"entry", "expect", "alg", "input", "data", "output", "decoded", "src_size",
+               "capacity"}
 DECODERS = ("decompress_safe", "decompress_safe_partial", "decompress_fast",
             "decompress_safe_using_dict")
 OLD_API = ("old_decompress", "old_decompress_unknown", "old_compress", "old_hc_compress")
@@ -174,6 +182,28 @@ def unlz4_row(call):
             "fill": mode == "fill", "expect": expect, "value": value}
 
 
+def crypto_row(call):
+    """A crypto API row: decompress expects "errno" (a negative errno, never
+    LZ4's own value: KLZ4-2017-CRYPTO-ERR) or "decoded"; compress expects
+    "roundtrip" (an errno, or a block within the capacity that decodes back)."""
+    check_keys(call, CRYPTO_KEYS)
+    if call.get("alg") not in CRYPTO_ALGS:
+        raise Unsupported("alg=%s is not one of %s" % (call.get("alg"), ", ".join(CRYPTO_ALGS)))
+    compress = call["entry"] == "crypto_compress"
+    segs = blob(call.get("data" if compress else "input", ""))
+    n = blob_size(segs)
+    decoded = int(call.get("decoded", n if compress else 0))
+    expect = {"errno": "KLZ4_ERRNO", "decoded": "KLZ4_EQUAL",
+              "roundtrip": "KLZ4_ROUNDTRIP"}.get(call["expect"])
+    if not expect or (expect == "KLZ4_ROUNDTRIP") != compress:
+        raise Unsupported("%s expect=%s" % (call["entry"], call["expect"]))
+    return {"input": segs, "output": blob(call["output"]) if "output" in call else [],
+            "alg": call["alg"], "decoded": decoded, "expect": expect, "value": decoded,
+            "src_size": size_expr(call.get("src_size", "input"), n, decoded),
+            "capacity": size_expr(call.get("capacity", "bound" if compress else "decoded"),
+                                  n, decoded)}
+
+
 def test_row(test, bits):
     """The row of one test: a dict with 'entry' (the C enum), or with
     'skip' (the reason) when the suite cannot run it."""
@@ -184,6 +214,10 @@ def test_row(test, bits):
     try:
         if entry in OLD_API:
             raise Unsupported("%s is the kernel 3.11-4.10 API (gone since 4.11)" % entry)
+        if entry in GLUE_ENTRIES:
+            row.update(crypto_row(call))
+            row["entry"] = GLUE_ENTRIES[entry]
+            return row
         if entry not in KERNEL_ENTRIES:
             raise Unsupported("%s is not an entry point of the kernel's lib/lz4" % entry)
         if entry in DECODERS:
@@ -200,6 +234,12 @@ def test_row(test, bits):
     return row
 
 
+def kunit_tests(case):
+    """The case's kernel-only tests (its "kunit" object: the glue the
+    userspace runners cannot call)."""
+    return list((case.get("kunit") or {}).get("tests") or [])
+
+
 def suite(cases_dir=None):
     """(included, excluded): included is [(case, [row...])] for every case
     with at least one test calling a kernel entry point; excluded is
@@ -207,14 +247,15 @@ def suite(cases_dir=None):
     cases = load_cases(cases_dir=cases_dir) if cases_dir else load_cases()
     included, excluded, names = [], [], {}
     for case in cases:
-        tests = case.get("tests") or []
-        if not case.get("exercised"):
+        glue = kunit_tests(case)
+        tests = (case.get("tests") or []) + glue if case.get("exercised") else glue
+        if not case.get("exercised") and not glue:
             reason = " ".join(str(case.get("reason", "")).split())
             excluded.append((case["id"], "not exercised here: %s"
                              % (reason[:117] + "..." if len(reason) > 120 else reason)))
             continue
         entries = sorted({str(t["call"]["entry"]) for t in tests})
-        if not any(e in KERNEL_ENTRIES for e in entries):
+        if not any(e in KERNEL_ENTRIES or e in GLUE_ENTRIES for e in entries):
             excluded.append((case["id"], "no test calls a kernel entry point (%s)"
                              % ", ".join(entries)))
             continue

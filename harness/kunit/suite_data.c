@@ -5,6 +5,8 @@
  * harness/runners/common/testdata.c makes of (kind, size, seed).
  */
 #include <kunit/test.h>
+#include <linux/crypto.h>
+#include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/lz4.h>
 #include <linux/string.h>

@@ -20,6 +20,8 @@ enum klz4_entry {
 	KLZ4_COMPRESS_DEST_SIZE,
 	KLZ4_UNLZ4,
 	KLZ4_UNLZ4_FILL,
+	KLZ4_CRYPTO_COMPRESS,
+	KLZ4_CRYPTO_DECOMPRESS,
 };
 
 enum klz4_expect {
@@ -28,6 +30,7 @@ enum klz4_expect {
 	KLZ4_EQUAL,		/* return == value */
 	KLZ4_NOT_NEGATIVE,	/* return >= 0 */
 	KLZ4_ROUNDTRIP,		/* compressors: 0, or a block that decodes back */
+	KLZ4_ERRNO,		/* crypto API: a negative errno, -MAX_ERRNO..-1 */
 };
 
 /**
@@ -77,6 +80,7 @@ struct klz4_blob {
  * @cap_to: compressors: last capacity tried
  * @expect: what the return value must be
  * @value: for KLZ4_EQUAL
+ * @alg: the crypto API's algorithm name ("lz4", "lz4hc") of a glue row
  */
 struct klz4_row {
 	u32 tc_id;
@@ -89,6 +93,7 @@ struct klz4_row {
 	int acceleration, level, cap_from, cap_to;
 	enum klz4_expect expect;
 	long long value;
+	const char *alg;
 };
 
 /* The LZ4 API takes char buffers. */
@@ -383,31 +388,3 @@ out:
 	vfree(in);
 }
 #endif
-
-static void klz4_run_row(struct kunit *test)
-{
-	const struct klz4_row *row = test->param_value;
-
-	if (row->entry == KLZ4_SKIP)
-		kunit_skip(test, "%s", row->skip);
-	if (row->bits && row->bits != BITS_PER_LONG)
-		kunit_skip(test, "needs a %u-bit kernel", row->bits);
-	switch (row->entry) {
-	case KLZ4_COMPRESS_DEFAULT:
-	case KLZ4_COMPRESS_FAST:
-	case KLZ4_COMPRESS_HC:
-	case KLZ4_COMPRESS_DEST_SIZE:
-		klz4_compress(test, row);
-		break;
-	case KLZ4_UNLZ4:
-	case KLZ4_UNLZ4_FILL:
-#ifdef KLZ4_HAVE_UNLZ4
-		klz4_unlz4(test, row);
-#else
-		kunit_skip(test, "unlz4 needs CONFIG_DECOMPRESS_LZ4=y and a built-in suite");
-#endif
-		break;
-	default:
-		klz4_decode(test, row);
-	}
-}

@@ -66,6 +66,8 @@ def validate(case, name):
             validate_test(name, t)
     elif not case.get("reason"):
         raise CaseError("%s: a case not exercised here must say why ('reason')" % name)
+    if "kunit" in case:
+        validate_kunit(case, name)
     trees = documented_trees()
     for k in case.get("known_findings", []):
         # Documented per tree and configuration, never per generation
@@ -77,6 +79,30 @@ def validate(case, name):
         configs = k.get("configs", "all")
         if configs != "all" and not (isinstance(configs, list) and configs):
             raise CaseError("%s: known finding 'configs' must be \"all\" or a list" % name)
+
+
+KUNIT_KEYS = ("note", "tests", "bug", "bug_note", "differs")
+
+
+def validate_kunit(case, name):
+    """The case's "kunit" object: kernel-only tests (harness/kunit), the bug
+    that shows they can fail, and why an in-kernel result may differ from
+    the kshim's (regress/README.md)."""
+    kunit = case["kunit"]
+    extra = sorted(set(kunit) - set(KUNIT_KEYS))
+    if extra:
+        raise CaseError("%s: 'kunit' has no key '%s' (keys: %s)"
+                        % (name, extra[0], ", ".join(KUNIT_KEYS)))
+    for t in kunit.get("tests", []):
+        validate_test(name, t)
+    if kunit.get("tests") and not case["exercised"] and not kunit.get("bug"):
+        raise CaseError("%s: kernel-only tests need a 'bug' in 'kunit' that makes them "
+                        "fail; a case nothing can fail is a defect" % name)
+    for sub in kunit.get("bug", []):
+        if sorted(sub) != ["file", "new", "old"] or not all(
+                isinstance(sub[k], str) and sub[k] for k in ("file", "old")):
+            raise CaseError("%s: each 'kunit' 'bug' is {file, old, new} (old: a fragment of "
+                            "the fixed code)" % name)
 
 
 def validate_test(name, t):
