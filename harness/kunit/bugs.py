@@ -61,6 +61,7 @@ def prove(src, tree, name, cases, jobs, say=print):
     """Every case with a bug fails on the copy that has it; the problems."""
     problems = []
     for case in cases_with_bugs(cases):
+        say("bug %s: the copy given it, rebuilt, the case run alone" % case["id"])
         failed, recs, seconds = prove_case(src, tree, name, case, jobs)
         files = ", ".join(sorted({s["file"] for s in case["kunit"]["bug"]}))
         if failed:

@@ -33,12 +33,38 @@ import json
 import sys
 
 from harness import atomic
-from harness.kunit import emit, kernel, ktap, tree
+from harness.kunit import bugs, compare, emit, kernel, ktap, tree
 from harness.subjects.fetch.common import Fail
 
 
 def write(path, text):
     atomic.write_file(path, text.encode())
+
+
+def kernel_run(args, src):
+    """The suite in the kernel, then the bug proofs and the kshim beside it;
+    the exit status (1: failing rows, an unseen bug or an unexplained
+    difference)."""
+    ran = kernel.main_kernel(src, args.name or ("linux-6.12" if args.fetch else None),
+                             args.jobs, isolated=not args.one_boot)
+    if ran is None:
+        return 1
+    records, copy, name, cases = ran
+    failing = sorted({r["case"] for r in records if r["status"] == "FAIL"})
+    summary = ["%d case(s) with failing rows in this kernel%s" % (
+        len(failing), ": " + ", ".join(failing) if failing else "")]
+    problems = 0
+    if args.prove_bugs:
+        unseen = bugs.prove(src, copy, name, cases, args.jobs)
+        problems += len(unseen)
+        summary.append("%d glue bug(s) not seen" % len(unseen))
+    if args.compare:
+        unexplained = compare.report(compare.compare(cases, records,
+                                                     compare.kshim_run(src, cases)))
+        problems += unexplained
+        summary.append("%d unexplained difference(s) from the kshim" % unexplained)
+    print("kunit %s: %s" % (name, "; ".join(summary)))
+    return 1 if failing or problems else 0
 
 
 def main(argv):
@@ -80,9 +106,7 @@ def main(argv):
         try:
             src = args.kernel or tree.default_tree(lambda line: print("kunit: " + line,
                                                                       file=sys.stderr))
-            return kernel.main_kernel(src, args.name or ("linux-6.12" if args.fetch else None),
-                                      args.jobs, isolated=not args.one_boot,
-                                      prove=args.prove_bugs, compare=args.compare)
+            return kernel_run(args, src)
         except Fail as e:
             print("kunit: %s" % e.message, file=sys.stderr)
             return 2

@@ -6,8 +6,10 @@
  */
 
 #if IS_ENABLED(CONFIG_CRYPTO)
-/* An error of the crypto API is a negative errno, never LZ4's own negative
- * return value (KLZ4-2017-CRYPTO-ERR). */
+/*
+ * An error of the crypto API is a negative errno, never LZ4's own negative
+ * return value (KLZ4-2017-CRYPTO-ERR).
+ */
 static bool klz4_is_errno(int r)
 {
 	return r < 0 && r >= -MAX_ERRNO;
@@ -22,8 +24,10 @@ static bool klz4_untouched(const u8 *p, size_t from, size_t to)
 	return true;
 }
 
-/* The transform of @row's algorithm; NULL (the row skipped) when this
- * kernel has no such algorithm. */
+/*
+ * The transform of @row's algorithm; NULL (the row skipped) when this
+ * kernel has no such algorithm.
+ */
 static struct crypto_comp *klz4_tfm(struct kunit *test, const struct klz4_row *row)
 {
 	struct crypto_comp *tfm = crypto_alloc_comp(row->alg, 0, 0);
@@ -72,8 +76,8 @@ static void klz4_crypto_decompress(struct kunit *test, const struct klz4_row *ro
 		KUNIT_FAIL(test, "tc %u: %s: returned %d, dlen %u (expected 0, dlen %d, its bytes)",
 			   row->tc_id, row->alg, r, dlen, row->decoded);
 	else if (!klz4_tail_intact(out, room))
-		KUNIT_FAIL(test, "tc %u: %s: returned %d and wrote past *dlen", row->tc_id, row->alg,
-			   r);
+		KUNIT_FAIL(test, "tc %u: %s: returned %d and wrote past *dlen", row->tc_id,
+			   row->alg, r);
 out:
 	vfree(want);
 	vfree(out);
@@ -115,12 +119,12 @@ static void klz4_crypto_compress(struct kunit *test, const struct klz4_row *row)
 			KUNIT_FAIL(test, "tc %u: %s: returned %d, not a negative errno", row->tc_id,
 				   row->alg, r);
 	} else if (dlen > row->capacity) {
-		KUNIT_FAIL(test, "tc %u: %s: *dlen %u exceeds the capacity %d", row->tc_id, row->alg,
-			   dlen, row->capacity);
+		KUNIT_FAIL(test, "tc %u: %s: *dlen %u exceeds the capacity %d", row->tc_id,
+			   row->alg, dlen, row->capacity);
 	} else {
 		r = crypto_comp_decompress(tfm, out, dlen, back, &back_len);
 		if (r || back_len != row->src_size || memcmp(back, data, back_len))
-			KUNIT_FAIL(test, "tc %u: %s: the %u-byte block does not decode back (%d, %u)",
+			KUNIT_FAIL(test, "tc %u: %s: %u-byte block does not decode back (%d, %u)",
 				   row->tc_id, row->alg, dlen, r, back_len);
 	}
 out:

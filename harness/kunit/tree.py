@@ -8,6 +8,7 @@ import json
 import os
 import time
 
+from harness.kunit.kernel import KUNIT_PY
 from harness.paths import BUILD
 from harness.subjects.fetch.common import (Fail, install_tree, need_tool, run_pipeline,
                                            staging_dir)
@@ -46,7 +47,7 @@ def default_tree(say):
                     untar + ["-C", tree, "-f", "-"]]
         say("extracting the whole %s tree (~1.4 GB, about a minute)" % pkg)
         run_pipeline(cmds)
-        if not os.path.isfile(os.path.join(tree, "tools/testing/kunit/kunit.py")):
+        if not os.path.isfile(os.path.join(tree, KUNIT_PY)):
             raise Fail(1, "%s holds no kernel tree with tools/testing/kunit" % info["source"])
         info["kernel_version"] = kernel_version(tree)
         with open(os.path.join(tree, STAMP), "w") as f:

@@ -4,7 +4,7 @@ import os
 import re
 
 from harness.report.known import Documented
-from harness.report.regressions import releases_table
+from harness.report.regressions import kunit_results, releases_table
 from harness.report.regressions.results import cell_text, cells, config_key, configs_in, specs_in
 
 TEMPLATE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "template.md")
@@ -13,7 +13,7 @@ CANDIDATE = "upstream"   # the release a vendoring update would bring in (lz4 1.
 REFERENCE = "ref"
 BEGIN, END = "<!-- cases:begin -->", "<!-- cases:end -->"
 DOCS = Documented()
-CALL_KEYS = ("input", "decoded", "data", "src_size", "target", "capacity", "original",
+CALL_KEYS = ("alg", "input", "decoded", "data", "src_size", "target", "capacity", "original",
              "repeat_capacity", "level", "levels", "acceleration", "dict", "dst_len",
              "in_place", "high", "mode", "flip", "cut", "input2", "in_chunk",
              "out_chunk", "chunk", "block_size_id", "expect", "len")
@@ -54,6 +54,12 @@ def call_summary(call):
     return "`%s` %s" % (call.get("entry", "?"), " ".join("`%s`" % p for p in parts))
 
 
+KUNIT_INTRO = (" An in-kernel column is the generated KUnit suite run in that whole tree under "
+               "UML (`make kunit`, docs/kunit.md; records in `regress/results/kunit/`): pass, "
+               "FAIL with its rows, skipped (no row the kernel suite can run) or - (not in the "
+               "suite).")
+
+
 def matrix_intro(recs, results_name):
     if not recs:
         return "No results file was given: the status columns say \"not run\"."
@@ -61,20 +67,20 @@ def matrix_intro(recs, results_name):
     return ("Results from `%s` (%s). Base = `%s` (Linux 6.1 lib/lz4 by default), candidate = "
             "`%s` (lz4 1.9.4 by default), `%s` = lz4gate's reference codec. A cell is the worst "
             "status over the configurations run; the configurations that failed are named."
-            % (results_name, runs, BASE, CANDIDATE, REFERENCE))
+            % (results_name, runs, BASE, CANDIDATE, REFERENCE)) + KUNIT_INTRO
 
 
-def case_table(cases, cl):
+def case_table(cases, cl, runs):
     rows = [BEGIN,
-            "| id | title | CVE | commits | API entry | class | base: %s | candidate: %s | %s |"
-            % (BASE, CANDIDATE, REFERENCE),
-            "|---|---|---|---|---|---|---|---|---|"]
+            "| id | title | CVE | commits | API entry | class | base: %s | candidate: %s | %s |%s"
+            % (BASE, CANDIDATE, REFERENCE, kunit_results.header(runs)),
+            "|---|---|---|---|---|---|---|---|---|" + "---|" * len(runs)]
     for c in cases:
         rows.append("| [%s](#%s) | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             c["id"], c["id"].lower(), esc(c["title"]), esc(cve_of(c)), esc(commits_cell(c)),
             esc(c.get("entry", "-")), esc(c.get("class", "-")),
             cell_text(c, cl.get((c["id"], BASE))), cell_text(c, cl.get((c["id"], CANDIDATE))),
-            cell_text(c, cl.get((c["id"], REFERENCE)))))
+            cell_text(c, cl.get((c["id"], REFERENCE)))) + kunit_results.cells(runs, c["id"]))
     return "\n".join(rows + [END])
 
 
@@ -159,6 +165,19 @@ def case_section(c, recs, cl):
             if cell["status"] in ("FAIL", "known finding") and cell["worst"].get("evidence"):
                 out.append("  - %s [%s]: `%s`" % (cell["status"], cell["worst"]["config"],
                                                  cell["worst"]["evidence"].replace("`", "'")))
+    kunit = c.get("kunit") or {}
+    if kunit.get("tests"):
+        out += ["- In a kernel (`make kunit`): %s" % kunit.get("note", ""), "",
+                "| tc | call | comment |", "|---|---|---|"]
+        out += ["| %s | %s | %s |" % (t["tcId"], esc(call_summary(t["call"])), esc(t["comment"]))
+                for t in kunit["tests"]]
+        out.append("")
+    if kunit.get("bug"):
+        out.append("- Shown to fail on a kernel tree with its bug (`make kunit`, --prove-bugs: "
+                   "%s): %s" % (", ".join(sorted({b["file"] for b in kunit["bug"]})),
+                                kunit.get("bug_note", "")))
+    if kunit.get("differs"):
+        out.append("- In-kernel result differs from the kshim's: %s" % kunit["differs"])
     for k in c.get("known_findings", []):
         out.append("- Known finding (%s, %s): %s" % (
             k.get("tree"), "all configurations" if k.get("configs", "all") == "all"
@@ -170,12 +189,13 @@ def case_section(c, recs, cl):
 
 def render(cases, recs, results_name, snapshots_dir=releases_table.RESULTS_DIR):
     cl = cells(recs)
+    runs = kunit_results.load(os.path.join(snapshots_dir, "kunit"))
     with open(TEMPLATE) as f:
         template = f.read()
     return template.format(
         results_name=results_name, n_cases=len(cases),
         n_exercised=sum(1 for c in cases if c.get("exercised")),
-        matrix_intro=matrix_intro(recs, results_name), case_table=case_table(cases, cl),
+        matrix_intro=matrix_intro(recs, results_name), case_table=case_table(cases, cl, runs),
         known_findings=known_findings(cases, recs, cl), found_here=found_here(cases),
         releases=releases_table.render(cases, snapshots_dir),
         cases="\n".join(case_section(c, recs, cl) for c in cases))

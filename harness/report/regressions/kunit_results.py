@@ -1,0 +1,42 @@
+"""The in-kernel column of REGRESSIONS.md: the records of `python3 -m harness
+kunit` runs committed as data (regress/results/kunit/TREE.jsonl, one JSON
+object a line: case, tcId, status PASS/FAIL/SKIP, message), a cell per case."""
+import glob
+import json
+import os
+
+from harness.paths import TOP
+
+KUNIT_DIR = os.path.join(TOP, "regress", "results", "kunit")
+
+
+def load(kunit_dir=KUNIT_DIR):
+    """{tree name: [record...]} of every committed in-kernel run."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(kunit_dir, "*.jsonl"))):
+        with open(path) as f:
+            out[os.path.basename(path)[:-len(".jsonl")]] = [json.loads(l) for l in f if l.strip()]
+    return out
+
+
+def cell(records, case_id):
+    """pass / FAIL (tc ...) / skipped / not in the suite, for one case."""
+    mine = [r for r in records if r["case"] == case_id]
+    if not mine:
+        return "-"
+    failed = [str(r["tcId"]) if r["tcId"] is not None else "crash" for r in mine
+              if r["status"] == "FAIL"]
+    ran = [r for r in mine if r["status"] != "SKIP"]
+    if failed:
+        return "FAIL (tc %s)" % ", ".join(failed)
+    if not ran:
+        return "skipped"
+    return "pass (%d of %d)" % (len(ran), len(mine)) if len(ran) < len(mine) else "pass"
+
+
+def header(runs):
+    return "".join(" in-kernel: %s (KUnit, UML) |" % tree for tree in sorted(runs))
+
+
+def cells(runs, case_id):
+    return "".join(" %s |" % cell(runs[tree], case_id) for tree in sorted(runs))
