@@ -8,7 +8,7 @@ import os
 import pytest
 
 from harness.errors import CaseError
-from harness.kunit import bugs, compare, model
+from harness.kunit import bugs, compare, emit_erofs, model
 from harness.kunit.kernel import KernelError
 from harness.report.regressions import kunit_results
 from harness.runners.regress.cases import load_cases, validate
@@ -94,7 +94,9 @@ def test_a_tree_without_the_fixed_code_exactly_once_cannot_be_given_the_bug(tmp_
 def test_every_glue_case_with_kernel_tests_has_a_bug_to_prove_it():
     cases = load_cases()
     glue = [c for c in cases if not c["exercised"] and model.kunit_tests(c)]
-    assert {c["id"] for c in glue} >= {"KLZ4-2013-CRYPTO-DEC", "KLZ4-2017-CRYPTO-ERR"}
+    assert {c["id"] for c in glue} >= {"KLZ4-2013-CRYPTO-DEC", "KLZ4-2017-CRYPTO-ERR",
+                                       "KLZ4-EROFS-45999", "KLZ4-EROFS-49464",
+                                       "KLZ4-EROFS-52497"}
     assert {c["id"] for c in bugs.cases_with_bugs(cases)} == {c["id"] for c in glue}
 
 
@@ -118,6 +120,8 @@ def test_committed_in_kernel_records_are_rows_of_todays_suite():
     assert "linux-6.12" in runs
     included, _ = model.suite()
     rows = {(c["id"], r["tcId"]): r for c, rs in included for r in rs}
+    rows.update({(c["id"], t["tcId"]): {} for c, ts in emit_erofs.erofs_cases(load_cases())
+                 for t in ts})
     for tree, recs in runs.items():
         for r in recs:
             if r["tcId"] is None:
@@ -127,7 +131,8 @@ def test_committed_in_kernel_records_are_rows_of_todays_suite():
             assert key in rows, "%s: %s tc %s is no row of the suite" % ((tree,) + key)
             if "skip" in rows[key]:
                 assert r["status"] == "SKIP", r
-        for cid in ("KLZ4-2013-CRYPTO-DEC", "KLZ4-2017-CRYPTO-ERR"):
+        for cid in ("KLZ4-2013-CRYPTO-DEC", "KLZ4-2017-CRYPTO-ERR", "KLZ4-EROFS-45999",
+                    "KLZ4-EROFS-49464", "KLZ4-EROFS-52497"):
             assert kunit_results.cell(recs, cid) == "pass", (tree, cid)
 
 

@@ -82,3 +82,22 @@ def test_table():
 def test_not_a_kernel_tree(tmp_path):
     proc = harness("kunit", "--kernel", tmp_path)
     assert proc.returncode == 2 and "not a kernel tree" in proc.stderr
+
+
+def test_the_erofs_suite_goes_into_the_copys_decompressor_only(fake_tree):
+    user, copy = fake_tree
+    for rel, text in (("fs/erofs/Kconfig", "config EROFS_FS\n\ttristate\n"),
+                      ("fs/erofs/decompressor.c", "static int f(void) { return 0; }\n")):
+        for root in (user,):
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text)
+    subprocess.run(["rm", "-rf", str(copy)], check=True)
+    subprocess.run(["cp", "-al", str(user), str(copy)], check=True)
+    before = snapshot(user)
+    changed = kernel.add_suite(str(copy), "/* suite */\n", "/* erofs suite */\n")
+    assert changed == ["lib/lz4/lz4_kunit.c", "fs/erofs/lz4gate_erofs_kunit.c", "lib/Kconfig",
+                       "lib/lz4/Makefile", "fs/erofs/Kconfig", "fs/erofs/decompressor.c"]
+    assert snapshot(user) == before
+    assert (copy / "fs/erofs/decompressor.c").read_text().endswith(
+        '#include "lz4gate_erofs_kunit.c"\n#endif\n')
+    assert kernel.add_suite(str(copy), "/* suite */\n", "/* erofs suite */\n") == []

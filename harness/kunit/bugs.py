@@ -3,11 +3,12 @@
 short fragments of the fixed code) is applied to the copy of the tree, the
 case alone is run, and it must FAIL; the copy's files are then put back.
 
-The substitutions are made from the user's tree at run time: lz4gate
-carries no kernel code, only the fragments that locate the fix."""
+The substitutions are made at run time in the copy of the user's tree
+(with the suites lz4gate added to it): lz4gate carries no kernel code,
+only the fragments that locate the fix."""
 import os
 
-from harness.kunit import emit, ktap
+from harness.kunit import emit, emit_erofs, ktap
 from harness.kunit.kernel import KernelError, replace_file, run_kunit
 from harness.kunit.model import kunit_tests
 
@@ -18,7 +19,7 @@ def cases_with_bugs(cases):
 
 def buggy_texts(src, case):
     """{relative path: the file's text with the case's bug}, made from the
-    user's tree src; KernelError when a fragment is not there exactly once
+    tree src (the copy); KernelError when a fragment is not there exactly once
     (the tree does not hold the fixed code this case knows)."""
     texts = {}
     for sub in case["kunit"]["bug"]:
@@ -41,19 +42,21 @@ def buggy_texts(src, case):
 
 def prove_case(src, tree, name, case, jobs):
     """(failed rows, rows run, seconds) of the case on the copy with its bug."""
-    texts = buggy_texts(src, case)
+    texts = buggy_texts(tree, case)
+    erofs = any(t["call"]["entry"] == emit_erofs.ENTRY for t in kunit_tests(case))
+    suite = emit_erofs.SUITE_NAME if erofs else emit.SUITE_NAME
     originals = {}
     for rel, text in texts.items():
         with open(os.path.join(tree, rel)) as f:
             originals[rel] = f.read()
         replace_file(os.path.join(tree, rel), text)
     try:
-        log, seconds, _ = run_kunit(tree, name, jobs, only="%s.%s" % (emit.SUITE_NAME, case["id"]),
+        log, seconds, _ = run_kunit(tree, name, jobs, only="%s.%s" % (suite, case["id"]),
                                     log_name="bug-%s-%s" % (name, case["id"]))
     finally:
         for rel, text in originals.items():
             replace_file(os.path.join(tree, rel), text)
-    recs = [r for r in ktap.records(log, suite=emit.SUITE_NAME) if r["case"] == case["id"]]
+    recs = [r for r in ktap.records(log, suite=suite) if r["case"] == case["id"]]
     return [r for r in recs if r["status"] == "FAIL"], recs, seconds
 
 

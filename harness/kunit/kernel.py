@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 
-from harness.kunit import emit, ktap
+from harness.kunit import emit, emit_erofs, ktap
 from harness.paths import BUILD
 
 WORK = os.path.join(BUILD, "kunit")
@@ -74,13 +74,22 @@ def copy_tree(src, name):
     return dest
 
 
-def add_suite(tree, suite_c):
+def add_suite(tree, suite_c, erofs_c=None):
     """The suite, its Kconfig entry (end of lib/Kconfig) and its Makefile
-    line (lib/lz4/Makefile) in the copy; the names of the files changed."""
+    line (lib/lz4/Makefile) in the copy, and with erofs_c the EROFS suite
+    (its file, its Kconfig entry, the include at the end of the
+    decompressor); the names of the files changed."""
     changed = []
-    if replace_file(os.path.join(tree, SUITE_FILE), suite_c):
-        changed.append(SUITE_FILE)
-    for rel, addition in (("lib/Kconfig", KCONFIG), ("lib/lz4/Makefile", MAKEFILE_LINE)):
+    additions = [("lib/Kconfig", KCONFIG), ("lib/lz4/Makefile", MAKEFILE_LINE)]
+    files = [(SUITE_FILE, suite_c)]
+    if erofs_c is not None:
+        files.append((emit_erofs.SUITE_FILE, erofs_c))
+        additions += [("fs/erofs/Kconfig", emit_erofs.KCONFIG),
+                      (emit_erofs.DECOMPRESSOR, emit_erofs.INCLUDE)]
+    for rel, text in files:
+        if replace_file(os.path.join(tree, rel), text):
+            changed.append(rel)
+    for rel, addition in additions:
         path = os.path.join(tree, rel)
         with open(path) as f:
             text = f.read()
@@ -93,10 +102,12 @@ def add_suite(tree, suite_c):
 def run_kunit(tree, name, jobs=1, timeout=3600, isolated=True, only=None, log_name=None):
     """kunit.py run on UML; (KTAP text, seconds, return code). The whole
     output is kept in build/kunit/run-NAME.log (LOG_NAME.log); only: a
-    kunit.py filter (SUITE.CASE)."""
+    kunit.py filter (SUITE.CASE). The EROFS options are asked for when the
+    copy holds the EROFS suite."""
     config = os.path.join(WORK, "kunitconfig-" + name)
+    erofs = os.path.exists(os.path.join(tree, emit_erofs.SUITE_FILE))
     with open(config, "w") as f:
-        f.write(emit.kunitconfig())
+        f.write(emit.kunitconfig() + (emit_erofs.kunitconfig() if erofs else ""))
     build_dir = os.path.join(WORK, "uml-" + name)
     log = os.path.join(WORK, "%s.log" % (log_name or "run-" + name))
     cmd = [sys.executable, os.path.join(tree, KUNIT_PY), "run",
@@ -146,13 +157,18 @@ def main_kernel(src, name=None, jobs=1, isolated=True):
         raise KernelError("%s is not a kernel tree with kunit.py and lib/lz4" % src)
     name = name or os.path.basename(src.rstrip("/"))
     suite_c, included, _ = emit.generate()
+    no_erofs = emit_erofs.unsupported(src)
+    erofs_c, erofs_cases = emit_erofs.generate() if not no_erofs else (None, [])
     tree = copy_tree(src, name)
-    changed = add_suite(tree, suite_c)
+    changed = add_suite(tree, suite_c, erofs_c)
     print("copy: %s (changed: %s)" % (tree, ", ".join(changed) or "nothing"))
+    if no_erofs:
+        print("EROFS suite left out: %s" % no_erofs)
     print("kunit.py run --arch=um, %d job(s): build and boots (a tree's first build takes "
           "minutes); log %s" % (jobs, os.path.join(WORK, "run-%s.log" % name)), flush=True)
     text, seconds, rc = run_kunit(tree, name, jobs, isolated=isolated)
-    records = ktap.records(text, suite=emit.SUITE_NAME)
+    records = [r for r in ktap.records(text)
+               if r["suite"] in (emit.SUITE_NAME, emit_erofs.SUITE_NAME)]
     out = os.path.join(WORK, "results-%s.jsonl" % name)
     with open(out, "w") as f:
         for r in records:
@@ -163,4 +179,4 @@ def main_kernel(src, name=None, jobs=1, isolated=True):
     if not records:
         print("no KTAP output of suite %s (build failed? see the log)" % emit.SUITE_NAME)
         return None
-    return records, tree, name, [case for case, _ in included]
+    return records, tree, name, [case for case, _ in included] + erofs_cases
