@@ -1,7 +1,7 @@
 # lz4gate — conformance and differential-fuzzing suite for vendored LZ4.
 #
 #   make gate      gate a vendoring update: BASE=SPEC CANDIDATE=SPEC PATCHES=...
-#                  FUZZ_TIME=60 JOBS=2 STRICT=1 (default: kernel 6.1 -> upstream 1.9.4)
+#                  FUZZ_TIME=60 JOBS=2 STRICT=1 KUNIT=1 (default: kernel 6.1 -> upstream 1.9.4)
 #   make gate-pr   gate a project's change of its vendored copy: REPO=checkout
 #                  BASE_REF=origin/main (merge base vs head; scan finds the copy)
 #   make gate-stability  the gate RUNS=10 times with other fuzz seeds: verdicts per run
@@ -184,7 +184,7 @@ GATE_CONFIGS ?=
 gate: subjects
 	$(PYTHON) ci/gate.py --base $(BASE) --candidate $(CANDIDATE) --fuzz-time $(FUZZ_TIME) \
 		--jobs $(JOBS) $(if $(GATE_CONFIGS),--configs $(GATE_CONFIGS)) $(if $(STRICT),--strict) \
-		$(foreach p,$(PATCHES),--patch $(p)) $(ADAPTER_ARGS) \
+		$(foreach p,$(PATCHES),--patch $(p)) $(ADAPTER_ARGS) $(if $(KUNIT),--kunit) \
 		$(if $(BASE_ADAPTER),--base-adapter $(BASE_ADAPTER)) \
 		$(if $(CANDIDATE_ADAPTER),--candidate-adapter $(CANDIDATE_ADAPTER))
 

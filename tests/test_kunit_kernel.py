@@ -101,3 +101,20 @@ def test_the_erofs_suite_goes_into_the_copys_decompressor_only(fake_tree):
     assert (copy / "fs/erofs/decompressor.c").read_text().endswith(
         '#include "lz4gate_erofs_kunit.c"\n#endif\n')
     assert kernel.add_suite(str(copy), "/* suite */\n", "/* erofs suite */\n") == []
+
+
+def test_the_copy_takes_the_patches_and_the_users_tree_keeps_its_files(fake_tree, tmp_path,
+                                                                       monkeypatch):
+    user, _ = fake_tree
+    monkeypatch.setattr(kernel, "WORK", str(tmp_path / "work"))
+    patch = tmp_path / "p.patch"
+    patch.write_text("--- a/lib/lz4/lz4_compress.c\n+++ b/lib/lz4/lz4_compress.c\n"
+                     "@@ -1 +1 @@\n-int x;\n+int y;\n")
+    before = snapshot(user)
+    copy = kernel.copy_tree(str(user), "t", [str(patch)])
+    assert open(os.path.join(copy, "lib/lz4/lz4_compress.c")).read() == "int y;\n"
+    assert snapshot(user) == before
+    bad = tmp_path / "bad.patch"
+    bad.write_text(patch.read_text().replace("-int x;", "-int z;"))
+    with pytest.raises(kernel.KernelError, match="does not apply"):
+        kernel.copy_tree(str(user), "t", [str(bad)])

@@ -16,7 +16,9 @@ def run_stages(gate):
     report lists it at the top), one that cannot run raises StageError."""
     o = gate.opts
     stages = [("build", gate.build, None), ("contracts", gate.run_contracts, None),
-              ("regress", gate.run_regress, None), ("compare", gate.run_compare, None),
+              ("regress", gate.run_regress, None)] + \
+        ([("kunit", gate.run_kunit, None)] if o.kunit else []) + \
+        [("compare", gate.run_compare, None),
               ("replay", gate.run_replay, None),
               ("fuzz", gate.run_fuzz, "--fuzz-time 0" if o.fuzz_time <= 0 else None),
               ("coverage", gate.run_coverage, None)]

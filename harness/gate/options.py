@@ -122,6 +122,11 @@ def parser():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2, metavar="N",
                     help="parallel fuzzing processes (default: the number of cores)")
     ap.add_argument("--strict", action="store_true", help="known findings fail the gate too")
+    ap.add_argument("--kunit", action="store_true",
+                    help="also run the regression cases inside each side's own kernel "
+                         "(a whole kernel tree, kernel:DIR): the generated KUnit suites "
+                         "under UML, as make kunit does (minutes per side; UML needs "
+                         "flex, bison and bc); a side that is no whole tree is noted")
     ap.add_argument("--configs", default=None, metavar="C,C...",
                     help="build configurations (default asan64,asan32,O0,O2; on a machine "
                          "that cannot execute 32-bit x86 programs, O2-32 under qemu-i386 "

@@ -164,7 +164,7 @@ def kind_of_record(record):
     if "runtime error:" in text and "ERROR: " not in text:
         return UNDEFINED
     evidence = (record.get("evidence") or "").strip()
-    if record.get("stage") == "regress" and record.get("class"):
+    if record.get("stage") in ("regress", "kunit") and record.get("class"):
         if CORRUPT_OUTPUT.search(TEST_PREFIX.sub("", evidence, 1)):
             # No memory error in this run (above), and what it showed is
             # output that does not decode to the input: data corruption,

@@ -123,6 +123,19 @@ class Gate:
                 r["role"], r["stage"] = role, "regress"
                 self.records.append(r)
 
+    def run_kunit(self):
+        """The cases inside each side's own kernel (--kunit; kunit_stage.py)."""
+        from harness.gate import kunit_stage
+        for role, spec, patches, _ in self.sides():
+            recs = kunit_stage.run_side(role, spec, patches, self.identity(role), self.docs,
+                                        self.opts.jobs, progress)
+            if recs is None:
+                self.notes.append("kunit: the %s (%s) is not a whole kernel tree "
+                                  "(kernel:DIR with tools/testing/kunit): no in-kernel run"
+                                  % (role, spec))
+                continue
+            self.records += recs
+
     def run_compare(self):
         """Compressed size and speed, base vs candidate, -O2 builds, one process."""
         status, self.compare = compare(self.opts.base, self.opts.candidate, (), self.opts.patch,

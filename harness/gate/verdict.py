@@ -36,6 +36,9 @@ from harness.gate import policy
 from harness.gate.policy import CATEGORIES, MEMORY
 
 FAILING = ("FAIL", "known finding")
+# Stages whose checks are regression cases: in userspace, and inside a
+# kernel (the gate's --kunit stage).
+CASE_STAGES = ("regress", "kunit")
 
 
 def bits_of(config):
@@ -148,12 +151,12 @@ def _classify(stage, check, bits, cand, base, lineage, base_sites):
             return "known", "the base has no such entry point, and crashes the same way " \
                 "through %s (%s in %s): the base's bug (%s)" % (
                     other, cls, " <- ".join(funcs), _summary(c_fail)), c_fail, base
-        if stage == "regress":
+        if stage in CASE_STAGES:
             return "regression", "the base has no such entry point; the candidate has this " \
                 "catalogued bug (%s)" % _summary(c_fail), c_fail, base
         return policy.category_of_new(kind), "the base has no such entry point; %s (%s)" % (
             kind, _summary(c_fail)), c_fail, base
-    if stage == "regress":
+    if stage in CASE_STAGES:
         if lineage.predates(check):
             fixed = lineage.fixed_in(check)
             return "regression", "the base predates this bug; the candidate brings it (%s)%s" % (
@@ -187,14 +190,14 @@ def compare(records, lineage=None):
         if item is None:
             item = items[(cat, stage, check)] = {
                 "category": cat, "stage": stage, "id": check,
-                "kind": "case" if stage == "regress" else "contract", "configs": [],
+                "kind": "case" if stage in CASE_STAGES else "contract", "configs": [],
                 "why": why, "record": rep, "other": other[0] if other else None,
                 "base": ("n/a" if not sides["base"] else
                          "fails" if any(r["status"] in FAILING for r in sides["base"])
                          else "passes"),
                 "failure_kind": None if cat == "fixed" else policy.kind_of_record(rep),
                 "finding": rep.get("finding"), "fix": lineage.group(check)
-                if stage == "regress" else None}
+                if stage in CASE_STAGES else None}
         else:
             # 64- and 32-bit for the same reason: said once (a reason may
             # hold "; " itself, so the whole reason is looked for)

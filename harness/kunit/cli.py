@@ -12,6 +12,7 @@
   --fetch              the kernel is Debian's linux-source-6.12, the whole
                        tree, fetched into build/kernel/ when absent (apt-get
                        download: nothing is installed)
+  --patch FILE         a patch applied to the copy (repeatable)
   --prove-bugs         then, for each case with a "kunit" "bug" (the glue
                        cases), give the copy that bug (the case's fragments
                        of the fixed code, replaced), run the case alone: it
@@ -30,11 +31,13 @@ kernel package could not be had.
 """
 import argparse
 import json
+import os
 import sys
 
 from harness import atomic
 from harness.kunit import bugs, compare, emit, kernel, ktap, tree
 from harness.subjects.fetch.common import Fail
+from harness.toolchain import sha
 
 
 def write(path, text):
@@ -45,8 +48,12 @@ def kernel_run(args, src):
     """The suite in the kernel, then the bug proofs and the kshim beside it;
     the exit status (1: failing rows, an unseen bug or an unexplained
     difference)."""
-    ran = kernel.main_kernel(src, args.name or ("linux-6.12" if args.fetch else None),
-                             args.jobs, isolated=not args.one_boot)
+    name = args.name or ("linux-6.12" if args.fetch else None)
+    if args.patch and not name:
+        name = "%s-patched-%s" % (os.path.basename(src.rstrip("/")), sha(*[
+            open(p).read() for p in args.patch])[:8])
+    ran = kernel.main_kernel(src, name, args.jobs, isolated=not args.one_boot,
+                             patches=[os.path.abspath(p) for p in args.patch])
     if ran is None:
         return 1
     records, copy, name, cases = ran
@@ -75,6 +82,8 @@ def main(argv):
     ap.add_argument("--ktap", metavar="FILE")
     ap.add_argument("--kernel", metavar="DIR")
     ap.add_argument("--fetch", action="store_true", help="use linux-source-6.12, fetched")
+    ap.add_argument("--patch", action="append", default=[], metavar="FILE",
+                    help="patch applied to the copy (repeatable; -p1, as git makes them)")
     ap.add_argument("--prove-bugs", action="store_true")
     ap.add_argument("--compare", action="store_true")
     ap.add_argument("--name", help="name of the copy (default: DIR's base name)")

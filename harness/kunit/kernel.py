@@ -54,12 +54,14 @@ def replace_file(path, text):
     return True
 
 
-def copy_tree(src, name):
-    """build/kunit/tree-NAME, a hard-linked copy of src (made once; made
-    again when it was made from another tree)."""
+def copy_tree(src, name, patches=()):
+    """build/kunit/tree-NAME, a hard-linked copy of src with the patches
+    applied (made once; made again when it was made from another tree or
+    other patches)."""
     dest = os.path.join(WORK, "tree-" + name)
     stamp = os.path.join(dest, STAMP)
-    if os.path.exists(stamp) and open(stamp).read() == src:
+    made_from = "\n".join([src] + [os.path.abspath(p) for p in patches])
+    if os.path.exists(stamp) and open(stamp).read() == made_from:
         return dest
     if os.path.exists(dest):
         shutil.rmtree(dest)
@@ -68,10 +70,25 @@ def copy_tree(src, name):
     if os.path.exists(tmp):
         shutil.rmtree(tmp)
     subprocess.run(["cp", "-al", src, tmp], check=True)
+    apply_patches(tmp, patches)
     with open(os.path.join(tmp, STAMP), "w") as f:
-        f.write(src)
+        f.write(made_from)
     os.rename(tmp, dest)
     return dest
+
+
+def apply_patches(tree, patches):
+    """The side's patches on the copy (GNU patch writes each file anew, so
+    the user's tree behind the hard links is never written)."""
+    for p in patches:
+        with open(p) as f:
+            proc = subprocess.run(["patch", "-p1", "--forward", "--no-backup-if-mismatch",
+                                   "-d", tree], stdin=f, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, universal_newlines=True)
+        if proc.returncode != 0:
+            raise KernelError("the patch %s does not apply to the kernel tree's copy: %s"
+                           % (p, proc.stdout.strip().splitlines()[-1:]))
+
 
 
 def add_suite(tree, suite_c, erofs_c=None):
@@ -148,7 +165,7 @@ def table(records):
     return "\n".join(lines)
 
 
-def main_kernel(src, name=None, jobs=1, isolated=True):
+def main_kernel(src, name=None, jobs=1, isolated=True, patches=()):
     """The suite run in a copy of src: (records, the copy, its name, the
     cases in the suite), or None when no KTAP output came back."""
     src = os.path.abspath(src)
@@ -159,7 +176,7 @@ def main_kernel(src, name=None, jobs=1, isolated=True):
     suite_c, included, _ = emit.generate()
     no_erofs = emit_erofs.unsupported(src)
     erofs_c, erofs_cases = emit_erofs.generate() if not no_erofs else (None, [])
-    tree = copy_tree(src, name)
+    tree = copy_tree(src, name, patches)
     changed = add_suite(tree, suite_c, erofs_c)
     print("copy: %s (changed: %s)" % (tree, ", ".join(changed) or "nothing"))
     if no_erofs:

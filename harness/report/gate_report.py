@@ -129,6 +129,12 @@ def make_context(gate, decision, out):
         # A newly fixed item fails on the base: that is what reproduces.
         on_base = item.get("relation", item["category"]) == "fixed"
         spec, p = (o.base, base_opts) if on_base else (o.candidate, patches)
+        if item["stage"] == "kunit":
+            # In the side's own kernel (harness/kunit): the table has the case.
+            tree = shown(Subject(spec).path)
+            return "python3 -m harness kunit --kernel %s%s  # case %s" % (
+                tree, "" if on_base else "".join(" --patch %s" % shown(x) for x in o.patch),
+                item["id"])
         if item["kind"] == "case":
             return "python3 -m harness regress --case %s --config %s %s%s" % (
                 item["id"], config, spec, p)

@@ -41,7 +41,7 @@ def failure_of_item(item):
     if r["verdict"] == "FAIL" and "ERROR: " not in text:
         # No crash: the check's own verdict. A case says what class of bug
         # it is about (its "class"), a contract check that it was violated.
-        cls = "case" if r.get("stage") == "regress" else "contract"
+        cls = "case" if r.get("stage") in ("regress", "kunit") else "contract"
         return {"signature": signature(cls, entry), "cls": cls, "entry": entry,
                 "message": first_line(r.get("evidence", "")), "frames": [], "top": None,
                 "text": "%s %s" % (text, r.get("class") or "")}
