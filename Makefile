@@ -14,7 +14,7 @@
 #   make mutate    mutation score of the checks on an lz4 tree: TREE=DIR
 #                  [FILES=lib/lz4.c,...] [N=50] [SEED=1] [JOBS=1] (docs/mutation.md)
 #   make kunit     the regression cases as KUnit tests inside a kernel (UML):
-#                  KERNEL=DIR (default: linux-source-6.12, fetched) JOBS=2
+#                  KERNEL=DIR (default: linux-source-6.12, fetched) JOBS=2 KUNIT_I386=1
 #   make subjects  fetch the default subjects (Debian's lz4 source, linux 6.1 and 6.12)
 #   make scan      list every LZ4 copy under a project tree: DIR=... [JSON=1]
 #   make contracts API contract tests: SUBJECT="ref system upstream kernel"
@@ -98,10 +98,13 @@ mutate: deps
 # booted under UML; then each glue case on a copy given its bug, and the same
 # tree's LZ4 files on the kshim beside the in-kernel results. UML's build
 # needs flex, bison and bc (their own stamp: make test's stays as it is).
+# KUNIT_I386=0: no i386 UML build (the 32-bit cases then skip).
 KUNIT_DEPS := flex bison bc
+KUNIT_I386 ?= 1
 kunit: deps
 	@LZ4GATE_DEPS_EXTRA="$(KUNIT_DEPS)" LZ4GATE_STAMP_DIR=$(CURDIR)/build/kunit-deps bash ci/deps.sh
-	$(HARNESS) kunit $(if $(KERNEL),--kernel $(KERNEL),--fetch) --jobs $(JOBS) --prove-bugs --compare
+	$(HARNESS) kunit $(if $(KERNEL),--kernel $(KERNEL),--fetch) --jobs $(JOBS) \
+		$(if $(filter 1,$(KUNIT_I386)),--i386) --prove-bugs --compare
 
 SUBJECT ?= ref system upstream kernel
 CONFIGS ?= asan64 asan32 O0 O2

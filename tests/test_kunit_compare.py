@@ -138,6 +138,7 @@ def test_committed_in_kernel_records_are_rows_of_todays_suite():
 
 def test_the_in_kernel_cell_names_failing_rows():
     recs = [row("A", 1, "PASS"), row("A", 2, "FAIL"), row("B", 1, "SKIP"),
-            row("C", 1, "PASS"), row("C", 2, "SKIP"), row("D", None, "FAIL")]
+            row("C", 1, "PASS"), row("C", 2, "SKIP"), row("D", None, "FAIL"),
+            dict(row("D", 1, "FAIL"), config="uml32")]
     assert [kunit_results.cell(recs, c) for c in "ABCDE"] == \
-        ["FAIL (tc 2)", "skipped", "pass (1 of 2)", "FAIL (tc crash)", "-"]
+        ["FAIL (tc 2)", "skipped", "pass (1 of 2 rows)", "FAIL (tc crash, 1 [uml32])", "-"]

@@ -13,6 +13,8 @@
                        tree, fetched into build/kernel/ when absent (apt-get
                        download: nothing is installed)
   --patch FILE         a patch applied to the copy (repeatable)
+  --i386               also an i386 UML build (SUBARCH=i386) for the 32-bit
+                       cases, compared with the kshim's 32-bit build
   --prove-bugs         then, for each case with a "kunit" "bug" (the glue
                        cases), give the copy that bug (the case's fragments
                        of the fixed code, replaced), run the case alone: it
@@ -53,11 +55,12 @@ def kernel_run(args, src):
         name = "%s-patched-%s" % (os.path.basename(src.rstrip("/")), sha(*[
             open(p).read() for p in args.patch])[:8])
     ran = kernel.main_kernel(src, name, args.jobs, isolated=not args.one_boot,
-                             patches=[os.path.abspath(p) for p in args.patch])
+                             patches=[os.path.abspath(p) for p in args.patch], i386=args.i386)
     if ran is None:
         return 1
     records, copy, name, cases = ran
-    failing = sorted({r["case"] for r in records if r["status"] == "FAIL"})
+    failing = sorted({"%s [%s]" % (r["case"], r["config"]) for r in records
+                      if r["status"] == "FAIL"})
     summary = ["%d case(s) with failing rows in this kernel%s" % (
         len(failing), ": " + ", ".join(failing) if failing else "")]
     problems = 0
@@ -66,8 +69,12 @@ def kernel_run(args, src):
         problems += len(unseen)
         summary.append("%d glue bug(s) not seen" % len(unseen))
     if args.compare:
-        unexplained = compare.report(compare.compare(cases, records,
-                                                     compare.kshim_run(src, cases)))
+        unexplained = 0
+        for uml in sorted({r["config"] for r in records}):
+            shim = compare.kshim_config(uml)
+            mine = [r for r in records if r["config"] == uml]
+            unexplained += compare.report(compare.compare(
+                cases, mine, compare.kshim_run(src, cases, shim), shim), label="[%s] " % uml)
         problems += unexplained
         summary.append("%d unexplained difference(s) from the kshim" % unexplained)
     print("kunit %s: %s" % (name, "; ".join(summary)))
@@ -84,6 +91,7 @@ def main(argv):
     ap.add_argument("--fetch", action="store_true", help="use linux-source-6.12, fetched")
     ap.add_argument("--patch", action="append", default=[], metavar="FILE",
                     help="patch applied to the copy (repeatable; -p1, as git makes them)")
+    ap.add_argument("--i386", action="store_true", help="also an i386 UML build (32-bit cases)")
     ap.add_argument("--prove-bugs", action="store_true")
     ap.add_argument("--compare", action="store_true")
     ap.add_argument("--name", help="name of the copy (default: DIR's base name)")

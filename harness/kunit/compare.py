@@ -2,15 +2,24 @@
 the same tree's LZ4 files on the kshim (harness/subjects/kshim): a case
 whose verdict differs is a defect of the shim or a kernel-only behaviour,
 and the case must say which (its "kunit" "differs" text)."""
+from harness import toolchain
 from harness.runners.regress.run import run_subject
 
-# The userspace configuration compared: the one with guard pages and ASan.
+# The userspace configuration compared with each UML build: the one with
+# guard pages and ASan (32-bit: asan32 where this machine runs it, else the
+# plain 32-bit build under the emulator).
 KSHIM_CONFIG = "asan64"
 
 
-def compare(cases, kernel_records, kshim_records):
+def kshim_config(uml_config):
+    if uml_config == "uml32":
+        return "asan32" if toolchain.runnable("asan32") else "O2-32"
+    return KSHIM_CONFIG
+
+
+def compare(cases, kernel_records, kshim_records, config=KSHIM_CONFIG):
     """[(case id, outcome, detail)]: outcome is same, differs (explained),
-    DIFFERS (unexplained) or not compared."""
+    DIFFERS (unexplained) or not compared; config: the kshim's."""
     by_case = {}
     for r in kernel_records:
         by_case.setdefault(r["case"], {})[r["tcId"]] = r
@@ -30,7 +39,7 @@ def compare(cases, kernel_records, kshim_records):
         if rec is None or rec["verdict"] == "n/a":
             why = "kernel glue" if not case.get("exercised") else rec["evidence"]
             out.append((case["id"], "not compared", "no userspace run [%s]: %s"
-                        % (KSHIM_CONFIG, why)))
+                        % (config, why)))
             continue
         crashed = [r for t, r in rows.items() if t is None]
         failed = sorted(str(t) for t, r in run.items() if r["status"] == "FAIL")
@@ -46,7 +55,7 @@ def compare(cases, kernel_records, kshim_records):
                 continue
             same = bool(crashed) or row["status"] == "FAIL"
             kernel_says = "FAIL" if same else "pass (tc %s)" % t
-        detail = "kshim [%s] %s, kernel %s" % (KSHIM_CONFIG, rec["verdict"], kernel_says)
+        detail = "kshim [%s] %s, kernel %s" % (config, rec["verdict"], kernel_says)
         if same:
             out.append((case["id"], "same", detail))
         elif (case.get("kunit") or {}).get("differs"):
@@ -58,17 +67,17 @@ def compare(cases, kernel_records, kshim_records):
     return out
 
 
-def kshim_run(src, cases):
-    return run_subject("kernel:" + src, cases, [KSHIM_CONFIG], quiet=True)
+def kshim_run(src, cases, config=KSHIM_CONFIG):
+    return run_subject("kernel:" + src, cases, [config], quiet=True)
 
 
-def report(rows, say=print):
+def report(rows, say=print, label=""):
     """Print the comparison; the number of unexplained differences."""
     for cid, outcome, detail in rows:
         if outcome != "same":
-            say("%-24s %-20s %s" % (cid, outcome, detail))
+            say("%s%-24s %-20s %s" % (label, cid, outcome, detail))
     counts = {}
     for _, outcome, _ in rows:
         counts[outcome] = counts.get(outcome, 0) + 1
-    say("kernel vs kshim: %s" % ", ".join("%d %s" % (n, o) for o, n in sorted(counts.items())))
+    say("%skernel vs kshim: %s" % (label, ", ".join("%d %s" % (n, o) for o, n in sorted(counts.items()))))
     return counts.get("DIFFERS", 0)

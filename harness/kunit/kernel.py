@@ -116,20 +116,34 @@ def add_suite(tree, suite_c, erofs_c=None):
     return changed
 
 
-def run_kunit(tree, name, jobs=1, timeout=3600, isolated=True, only=None, log_name=None):
+# The UML builds: x86-64, and i386 (SUBARCH=i386) for the 32-bit cases.
+UML = {64: ("uml64", "uml-", "run-", []), 32: ("uml32", "uml32-", "run32-", ["SUBARCH=i386"])}
+
+
+def i386_unsupported(tree):
+    """Why the tree cannot build an i386 UML, or None."""
+    if not os.path.isfile(os.path.join(tree, "arch", "x86", "um", "Kconfig")):
+        return "no arch/x86/um in the tree"
+    return None
+
+
+def run_kunit(tree, name, jobs=1, timeout=3600, isolated=True, only=None, log_name=None,
+              bits=64):
     """kunit.py run on UML; (KTAP text, seconds, return code). The whole
-    output is kept in build/kunit/run-NAME.log (LOG_NAME.log); only: a
-    kunit.py filter (SUITE.CASE). The EROFS options are asked for when the
-    copy holds the EROFS suite."""
+    output is kept in build/kunit/run-NAME.log (run32-: the i386 build;
+    LOG_NAME.log); only: a kunit.py filter (SUITE.CASE). The EROFS options
+    are asked for when the copy holds the EROFS suite."""
+    _, build_prefix, log_prefix, make_options = UML[bits]
     config = os.path.join(WORK, "kunitconfig-" + name)
     erofs = os.path.exists(os.path.join(tree, emit_erofs.SUITE_FILE))
     with open(config, "w") as f:
         f.write(emit.kunitconfig() + (emit_erofs.kunitconfig() if erofs else ""))
-    build_dir = os.path.join(WORK, "uml-" + name)
-    log = os.path.join(WORK, "%s.log" % (log_name or "run-" + name))
+    build_dir = os.path.join(WORK, build_prefix + name)
+    log = os.path.join(WORK, "%s.log" % (log_name or log_prefix + name))
     cmd = [sys.executable, os.path.join(tree, KUNIT_PY), "run",
            "--arch=um", "--kunitconfig=" + config, "--build_dir=" + build_dir,
            "--jobs=%d" % jobs, "--raw_output=all", "--timeout=600"]
+    cmd += ["--make_options=" + o for o in make_options]
     if isolated:
         # One boot per KUnit case: a row that crashes the kernel (UML panics
         # on a fault in kernel code) ends its case only, not the suite.
@@ -165,7 +179,25 @@ def table(records):
     return "\n".join(lines)
 
 
-def main_kernel(src, name=None, jobs=1, isolated=True, patches=()):
+def run_uml(tree, name, jobs, isolated, bits):
+    """One UML build of the copy, its table; the records, each with its
+    configuration (uml64, uml32)."""
+    config, _, log_prefix, _ = UML[bits]
+    log = os.path.join(WORK, "%s%s.log" % (log_prefix, name))
+    print("kunit.py run --arch=um [%s], %d job(s): build and boots (a tree's first build takes "
+          "minutes); log %s" % (config, jobs, log), flush=True)
+    text, seconds, rc = run_kunit(tree, name, jobs, isolated=isolated, bits=bits)
+    records = [dict(r, config=config) for r in ktap.records(text)
+               if r["suite"] in (emit.SUITE_NAME, emit_erofs.SUITE_NAME)]
+    print(table(records))
+    print("kunit.py run [%s]: exit %d, %.0f s; log %s" % (config, rc, seconds, log))
+    if not records:
+        print("no KTAP output of suite %s [%s] (build failed? see the log)"
+              % (emit.SUITE_NAME, config))
+    return records
+
+
+def main_kernel(src, name=None, jobs=1, isolated=True, patches=(), i386=False):
     """The suite run in a copy of src: (records, the copy, its name, the
     cases in the suite), or None when no KTAP output came back."""
     src = os.path.abspath(src)
@@ -181,19 +213,17 @@ def main_kernel(src, name=None, jobs=1, isolated=True, patches=()):
     print("copy: %s (changed: %s)" % (tree, ", ".join(changed) or "nothing"))
     if no_erofs:
         print("EROFS suite left out: %s" % no_erofs)
-    print("kunit.py run --arch=um, %d job(s): build and boots (a tree's first build takes "
-          "minutes); log %s" % (jobs, os.path.join(WORK, "run-%s.log" % name)), flush=True)
-    text, seconds, rc = run_kunit(tree, name, jobs, isolated=isolated)
-    records = [r for r in ktap.records(text)
-               if r["suite"] in (emit.SUITE_NAME, emit_erofs.SUITE_NAME)]
+    records = []
+    for bits in (64, 32) if i386 else (64,):
+        if bits == 32 and i386_unsupported(src):
+            print("i386 UML left out: %s" % i386_unsupported(src))
+            continue
+        records += run_uml(tree, name, jobs, isolated, bits)
     out = os.path.join(WORK, "results-%s.jsonl" % name)
     with open(out, "w") as f:
         for r in records:
             f.write(json.dumps(dict(r, tree=name), sort_keys=True) + "\n")
-    print(table(records))
-    print("kunit.py run: exit %d, %.0f s; log %s; records %s"
-          % (rc, seconds, os.path.join(WORK, "run-%s.log" % name), out))
+    print("records: %s" % out)
     if not records:
-        print("no KTAP output of suite %s (build failed? see the log)" % emit.SUITE_NAME)
         return None
     return records, tree, name, [case for case, _ in included] + erofs_cases

@@ -1,6 +1,7 @@
 """The in-kernel column of REGRESSIONS.md: the records of `python3 -m harness
 kunit` runs committed as data (regress/results/kunit/TREE.jsonl, one JSON
-object a line: case, tcId, status PASS/FAIL/SKIP, message), a cell per case."""
+object a line: case, tcId, status PASS/FAIL/SKIP, message, config uml64 or
+uml32), a cell per case."""
 import glob
 import json
 import os
@@ -24,18 +25,22 @@ def cell(records, case_id):
     mine = [r for r in records if r["case"] == case_id]
     if not mine:
         return "-"
-    failed = [str(r["tcId"]) if r["tcId"] is not None else "crash" for r in mine
-              if r["status"] == "FAIL"]
+    failed = []
+    for r in mine:
+        if r["status"] == "FAIL":
+            tc = str(r["tcId"]) if r["tcId"] is not None else "crash"
+            failed.append(tc if r.get("config", "uml64") == "uml64" else
+                          "%s [%s]" % (tc, r["config"]))
     ran = [r for r in mine if r["status"] != "SKIP"]
     if failed:
         return "FAIL (tc %s)" % ", ".join(failed)
     if not ran:
         return "skipped"
-    return "pass (%d of %d)" % (len(ran), len(mine)) if len(ran) < len(mine) else "pass"
+    return "pass (%d of %d rows)" % (len(ran), len(mine)) if len(ran) < len(mine) else "pass"
 
 
 def header(runs):
-    return "".join(" in-kernel: %s (KUnit, UML) |" % tree for tree in sorted(runs))
+    return "".join(" in-kernel: %s (KUnit, UML x86-64 + i386) |" % tree for tree in sorted(runs))
 
 
 def cells(runs, case_id):
