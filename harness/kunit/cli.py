@@ -46,6 +46,18 @@ def write(path, text):
     atomic.write_file(path, text.encode())
 
 
+def documented(records, cases, src, patches):
+    """The failing cases whose finding is documented for this tree (its
+    identity, the userspace runners' rule: harness/report/known.py)."""
+    from harness.report.known import Documented
+    from harness.subjects.build import subject_identity
+    docs = Documented()
+    identity = subject_identity("kernel:" + src, tuple(patches))
+    by_id = {c["id"]: c for c in cases}
+    return {r["case"] for r in records if r["status"] == "FAIL" and r["case"] in by_id and
+            docs.case(by_id[r["case"]], identity, r["config"])}
+
+
 def kernel_run(args, src):
     """The suite in the kernel, then the bug proofs and the kshim beside it;
     the exit status (1: failing rows, an unseen bug or an unexplained
@@ -59,10 +71,13 @@ def kernel_run(args, src):
     if ran is None:
         return 1
     records, copy, name, cases = ran
+    known = documented(records, cases, src, args.patch)
     failing = sorted({"%s [%s]" % (r["case"], r["config"]) for r in records
-                      if r["status"] == "FAIL"})
+                      if r["status"] == "FAIL" and r["case"] not in known})
     summary = ["%d case(s) with failing rows in this kernel%s" % (
-        len(failing), ": " + ", ".join(failing) if failing else "")]
+        len(failing), ": " + ", ".join(failing) if failing else ""),
+        "%d documented for this tree (known findings: %s)" % (
+            len(known), ", ".join(sorted(known)) or "none")]
     problems = 0
     if args.prove_bugs:
         unseen = bugs.prove(src, copy, name, cases, args.jobs)

@@ -20,8 +20,10 @@ def load(kunit_dir=KUNIT_DIR):
     return out
 
 
-def cell(records, case_id):
-    """pass / FAIL (tc ...) / skipped / not in the suite, for one case."""
+def cell(records, case_id, documented=False):
+    """pass / FAIL (tc ...) / known finding (tc ...) / skipped / - (not in
+    the suite), for one case; documented: the case documents its finding
+    for this tree (its known_findings name the run's tree)."""
     mine = [r for r in records if r["case"] == case_id]
     if not mine:
         return "-"
@@ -33,7 +35,7 @@ def cell(records, case_id):
                           "%s [%s]" % (tc, r["config"]))
     ran = [r for r in mine if r["status"] != "SKIP"]
     if failed:
-        return "FAIL (tc %s)" % ", ".join(failed)
+        return "%s (tc %s)" % ("known finding" if documented else "FAIL", ", ".join(failed))
     if not ran:
         return "skipped"
     return "pass (%d of %d rows)" % (len(ran), len(mine)) if len(ran) < len(mine) else "pass"
@@ -43,5 +45,6 @@ def header(runs):
     return "".join(" in-kernel: %s (KUnit, UML x86-64 + i386) |" % tree for tree in sorted(runs))
 
 
-def cells(runs, case_id):
-    return "".join(" %s |" % cell(runs[tree], case_id) for tree in sorted(runs))
+def cells(runs, case):
+    trees = {k.get("tree") for k in case.get("known_findings", [])}
+    return "".join(" %s |" % cell(runs[tree], case["id"], tree in trees) for tree in sorted(runs))

@@ -56,7 +56,7 @@ def call_summary(call):
 
 KUNIT_INTRO = (" An in-kernel column is the generated KUnit suite run in that whole tree under "
                "UML (`make kunit`, docs/kunit.md; records in `regress/results/kunit/`): pass, "
-               "FAIL with its rows, skipped (no row the kernel suite can run) or - (not in the "
+               "FAIL or known finding (documented for that tree) with its rows, skipped (no row the kernel suite can run) or - (not in the "
                "suite).")
 
 
@@ -80,7 +80,7 @@ def case_table(cases, cl, runs):
             c["id"], c["id"].lower(), esc(c["title"]), esc(cve_of(c)), esc(commits_cell(c)),
             esc(c.get("entry", "-")), esc(c.get("class", "-")),
             cell_text(c, cl.get((c["id"], BASE))), cell_text(c, cl.get((c["id"], CANDIDATE))),
-            cell_text(c, cl.get((c["id"], REFERENCE)))) + kunit_results.cells(runs, c["id"]))
+            cell_text(c, cl.get((c["id"], REFERENCE)))) + kunit_results.cells(runs, c))
     return "\n".join(rows + [END])
 
 
