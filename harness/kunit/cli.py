@@ -66,12 +66,13 @@ def kernel_run(args, src):
     if args.patch and not name:
         name = "%s-patched-%s" % (os.path.basename(src.rstrip("/")), sha(*[
             open(p).read() for p in args.patch])[:8])
+    patches = [os.path.abspath(p) for p in args.patch]
     ran = kernel.main_kernel(src, name, args.jobs, isolated=not args.one_boot,
-                             patches=[os.path.abspath(p) for p in args.patch], i386=args.i386)
+                             patches=patches, i386=args.i386)
     if ran is None:
         return 1
     records, copy, name, cases = ran
-    known = documented(records, cases, src, args.patch)
+    known = documented(records, cases, src, patches)
     failing = sorted({"%s [%s]" % (r["case"], r["config"]) for r in records
                       if r["status"] == "FAIL" and r["case"] not in known})
     summary = ["%d case(s) with failing rows in this kernel%s" % (
@@ -89,7 +90,8 @@ def kernel_run(args, src):
             shim = compare.kshim_config(uml)
             mine = [r for r in records if r["config"] == uml]
             unexplained += compare.report(compare.compare(
-                cases, mine, compare.kshim_run(src, cases, shim), shim), label="[%s] " % uml)
+                cases, mine, compare.kshim_run(src, cases, shim, patches), shim),
+                label="[%s] " % uml)
         problems += unexplained
         summary.append("%d unexplained difference(s) from the kshim" % unexplained)
     print("kunit %s: %s" % (name, "; ".join(summary)))

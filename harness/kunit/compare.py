@@ -67,8 +67,9 @@ def compare(cases, kernel_records, kshim_records, config=KSHIM_CONFIG):
     return out
 
 
-def kshim_run(src, cases, config=KSHIM_CONFIG):
-    return run_subject("kernel:" + src, cases, [config], quiet=True)
+def kshim_run(src, cases, config=KSHIM_CONFIG, patches=()):
+    """The same tree's LZ4 files (with the same patches) on the kshim."""
+    return run_subject("kernel:" + src, cases, [config], list(patches), quiet=True)
 
 
 def report(rows, say=print, label=""):
