@@ -58,6 +58,22 @@ def documented(records, cases, src, patches):
             docs.case(by_id[r["case"]], identity, r["config"])}
 
 
+# KTAP's words -> the userspace runners' statuses (harness/report/records.py).
+STATUS = {"PASS": "pass", "FAIL": "FAIL", "SKIP": "n/a"}
+
+
+def write_statuses(records, known, name):
+    """Each record's status in the userspace runners' words (a failure the
+    case documents for this tree is a known finding), in the results file."""
+    for r in records:
+        r["lz4gate_status"] = "known finding" if (r["status"] == "FAIL" and
+                                                  r["case"] in known) else STATUS[r["status"]]
+    path = os.path.join(kernel.WORK, "results-%s.jsonl" % name)
+    with open(path, "w") as f:
+        for r in records:
+            f.write(json.dumps(dict(r, tree=name), sort_keys=True) + "\n")
+
+
 def kernel_run(args, src):
     """The suite in the kernel, then the bug proofs and the kshim beside it;
     the exit status (1: failing rows, an unseen bug or an unexplained
@@ -73,6 +89,7 @@ def kernel_run(args, src):
         return 1
     records, copy, name, cases = ran
     known = documented(records, cases, src, patches)
+    write_statuses(records, known, name)
     failing = sorted({"%s [%s]" % (r["case"], r["config"]) for r in records
                       if r["status"] == "FAIL" and r["case"] not in known})
     summary = ["%d case(s) with failing rows in this kernel%s" % (
