@@ -3,7 +3,6 @@ bug proofs' substitutions (harness/kunit/bugs.py), the "kunit" field of a
 case (harness/runners/regress/cases.py), and the committed in-kernel
 records (regress/results/kunit/) against the suite generated today."""
 import copy
-import os
 
 import pytest
 

@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from harness.kunit import emit_erofs, model
+from harness.kunit import emit, emit_erofs, model
 from harness.paths import CASES_DIR
 from harness.runners.regress.cases import load_cases
 
@@ -29,7 +29,7 @@ def test_generation_is_deterministic_and_has_a_row_per_erofs_test():
         assert m, case["id"]
         assert re.findall(r"\{ (\d+), ", m.group(1)) == [str(t["tcId"]) for t in tests]
         assert 'KLZ4E_CASE("%s", %s_gen_params)' % (case["id"], name) in text
-    assert text.startswith("// SPDX-License-Identifier: GPL-2.0\n")
+    assert text.startswith(emit.HEADER.splitlines()[0] + "\n")   # the licence line first
 
 
 def test_the_main_suite_leaves_the_erofs_tests_to_the_erofs_suite():

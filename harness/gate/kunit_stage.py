@@ -8,7 +8,7 @@ kernel and the candidate fails in its own is a lost fix."""
 import os
 
 from harness.errors import BadInput
-from harness.kunit import emit, emit_erofs, kernel, ktap
+from harness.kunit import kernel
 from harness.report import records as record_status
 from harness.subjects.spec import Subject
 from harness.toolchain import sha
@@ -66,21 +66,16 @@ def run_side(role, spec, patches, identity, docs, jobs, say):
     if not src:
         return None
     name = "gate-%s-%s" % (role, sha(src, *[open(p).read() for p in patches])[:10])
-    suite_c, included, _ = emit.generate()
-    erofs_c, erofs_cases = (None, []) if emit_erofs.unsupported(src) else emit_erofs.generate()
     try:
-        tree = kernel.copy_tree(src, name, patches)
+        tree, cases, _, _ = kernel.prepare(src, name, patches)
     except kernel.KernelError as e:
         raise BadInput(str(e))
-    kernel.add_suite(tree, suite_c, erofs_c)
     say("  kunit %s (%s): UML build and boots, log build/kunit/run-%s.log" % (role, spec, name))
     text, _, _ = kernel.run_kunit(tree, name, jobs)
-    rows = [r for r in ktap.records(text) if r["suite"] in (emit.SUITE_NAME,
-                                                            emit_erofs.SUITE_NAME)]
+    rows = kernel.suite_records(text)
     if not rows:
         raise BadInput("no KTAP output from the %s's kernel (build failed?): "
                        "build/kunit/run-%s.log" % (role, name))
-    cases = [c for c, _ in included] + erofs_cases
     out = case_records(rows, cases, role, identity, docs)
     for r in out:
         r["spec"] = spec

@@ -17,16 +17,16 @@ def cases_with_bugs(cases):
     return [c for c in cases if kunit_tests(c) and (c.get("kunit") or {}).get("bug")]
 
 
-def buggy_texts(src, case):
+def buggy_texts(tree, case):
     """{relative path: the file's text with the case's bug}, made from the
-    tree src (the copy); KernelError when a fragment is not there exactly once
+    tree (the copy); KernelError when a fragment is not there exactly once
     (the tree does not hold the fixed code this case knows)."""
     texts = {}
     for sub in case["kunit"]["bug"]:
         rel = sub["file"]
         if rel not in texts:
             try:
-                with open(os.path.join(src, rel)) as f:
+                with open(os.path.join(tree, rel)) as f:
                     texts[rel] = f.read()
             except OSError as e:
                 raise KernelError("%s: cannot read %s of the tree: %s"
@@ -40,7 +40,7 @@ def buggy_texts(src, case):
     return texts
 
 
-def prove_case(src, tree, name, case, jobs):
+def prove_case(tree, name, case, jobs):
     """(failed rows, rows run, seconds) of the case on the copy with its bug."""
     texts = buggy_texts(tree, case)
     erofs = any(t["call"]["entry"] == emit_erofs.ENTRY for t in kunit_tests(case))
@@ -60,12 +60,12 @@ def prove_case(src, tree, name, case, jobs):
     return [r for r in recs if r["status"] == "FAIL"], recs, seconds
 
 
-def prove(src, tree, name, cases, jobs, say=print):
+def prove(tree, name, cases, jobs, say=print):
     """Every case with a bug fails on the copy that has it; the problems."""
     problems = []
     for case in cases_with_bugs(cases):
         say("bug %s: the copy given it, rebuilt, the case run alone" % case["id"])
-        failed, recs, seconds = prove_case(src, tree, name, case, jobs)
+        failed, recs, seconds = prove_case(tree, name, case, jobs)
         files = ", ".join(sorted({s["file"] for s in case["kunit"]["bug"]}))
         if failed:
             first = (failed[0]["message"].splitlines() or [""])[-1]

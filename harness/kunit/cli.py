@@ -72,6 +72,7 @@ def write_statuses(records, known, name):
     with open(path, "w") as f:
         for r in records:
             f.write(json.dumps(dict(r, tree=name), sort_keys=True) + "\n")
+    print("records: %s" % path)
 
 
 def kernel_run(args, src):
@@ -98,7 +99,7 @@ def kernel_run(args, src):
             len(known), ", ".join(sorted(known)) or "none")]
     problems = 0
     if args.prove_bugs:
-        unseen = bugs.prove(src, copy, name, cases, args.jobs)
+        unseen = bugs.prove(copy, name, cases, args.jobs)
         problems += len(unseen)
         summary.append("%d glue bug(s) not seen" % len(unseen))
     if args.compare:

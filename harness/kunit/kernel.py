@@ -4,7 +4,6 @@ added to the copy, the tree's own kunit.py run on UML, its KTAP read back.
 
 The copy is made of hard links (cp -al): every file changed in it is
 written as a new file and renamed over its link, never edited in place."""
-import json
 import os
 import shutil
 import subprocess
@@ -87,8 +86,7 @@ def apply_patches(tree, patches):
                                   stderr=subprocess.STDOUT, universal_newlines=True)
         if proc.returncode != 0:
             raise KernelError("the patch %s does not apply to the kernel tree's copy: %s"
-                           % (p, proc.stdout.strip().splitlines()[-1:]))
-
+                              % (p, proc.stdout.strip().splitlines()[-1:]))
 
 
 def add_suite(tree, suite_c, erofs_c=None):
@@ -179,6 +177,25 @@ def table(records):
     return "\n".join(lines)
 
 
+def suite_records(text):
+    """The records of lz4gate's two suites in a run's KTAP output."""
+    return [r for r in ktap.records(text) if r["suite"] in (emit.SUITE_NAME,
+                                                            emit_erofs.SUITE_NAME)]
+
+
+def prepare(src, name, patches=()):
+    """The copy of src (with the patches) holding both suites, or the main
+    one where the tree's EROFS cannot build the other: (the copy, the cases
+    in the suites, the files changed, why the EROFS suite is left out or
+    None)."""
+    suite_c, included, _ = emit.generate()
+    no_erofs = emit_erofs.unsupported(src)
+    erofs_c, erofs_cases = emit_erofs.generate() if not no_erofs else (None, [])
+    tree = copy_tree(src, name, patches)
+    changed = add_suite(tree, suite_c, erofs_c)
+    return tree, [case for case, _ in included] + erofs_cases, changed, no_erofs
+
+
 def run_uml(tree, name, jobs, isolated, bits):
     """One UML build of the copy, its table; the records, each with its
     configuration (uml64, uml32)."""
@@ -187,8 +204,7 @@ def run_uml(tree, name, jobs, isolated, bits):
     print("kunit.py run --arch=um [%s], %d job(s): build and boots (a tree's first build takes "
           "minutes); log %s" % (config, jobs, log), flush=True)
     text, seconds, rc = run_kunit(tree, name, jobs, isolated=isolated, bits=bits)
-    records = [dict(r, config=config) for r in ktap.records(text)
-               if r["suite"] in (emit.SUITE_NAME, emit_erofs.SUITE_NAME)]
+    records = [dict(r, config=config) for r in suite_records(text)]
     print(table(records))
     print("kunit.py run [%s]: exit %d, %.0f s; log %s" % (config, rc, seconds, log))
     if not records:
@@ -198,18 +214,15 @@ def run_uml(tree, name, jobs, isolated, bits):
 
 
 def main_kernel(src, name=None, jobs=1, isolated=True, patches=(), i386=False):
-    """The suite run in a copy of src: (records, the copy, its name, the
-    cases in the suite), or None when no KTAP output came back."""
+    """The suites run in a copy of src: (records, the copy, its name, the
+    cases in the suites), or None when no KTAP output came back; the caller
+    writes the records (cli.py: with their statuses)."""
     src = os.path.abspath(src)
     if not os.path.exists(os.path.join(src, KUNIT_PY)) or \
             not os.path.isdir(os.path.join(src, "lib/lz4")):
         raise KernelError("%s is not a kernel tree with kunit.py and lib/lz4" % src)
     name = name or os.path.basename(src.rstrip("/"))
-    suite_c, included, _ = emit.generate()
-    no_erofs = emit_erofs.unsupported(src)
-    erofs_c, erofs_cases = emit_erofs.generate() if not no_erofs else (None, [])
-    tree = copy_tree(src, name, patches)
-    changed = add_suite(tree, suite_c, erofs_c)
+    tree, cases, changed, no_erofs = prepare(src, name, patches)
     print("copy: %s (changed: %s)" % (tree, ", ".join(changed) or "nothing"))
     if no_erofs:
         print("EROFS suite left out: %s" % no_erofs)
@@ -219,11 +232,6 @@ def main_kernel(src, name=None, jobs=1, isolated=True, patches=(), i386=False):
             print("i386 UML left out: %s" % i386_unsupported(src))
             continue
         records += run_uml(tree, name, jobs, isolated, bits)
-    out = os.path.join(WORK, "results-%s.jsonl" % name)
-    with open(out, "w") as f:
-        for r in records:
-            f.write(json.dumps(dict(r, tree=name), sort_keys=True) + "\n")
-    print("records: %s" % out)
     if not records:
         return None
-    return records, tree, name, [case for case, _ in included] + erofs_cases
+    return records, tree, name, cases
