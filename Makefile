@@ -83,13 +83,14 @@ mutants: deps subjects
 
 # The mutation score of lz4gate's checks on an lz4 tree (python3 -m harness
 # mutate --help): one-token mutants of FILES, N sampled with SEED, each built
-# and checked (vectors, contracts, regress; asan64). JOBS: mutants at once
-# (default 1 here: each one is a compile and three runners).
+# and checked (vectors, contracts, regress; asan64), each survivor probed.
+# JOBS: mutants at once (default 1 here: each one is a compile and three
+# runners). RESUME=1: keep the records of a run cut short (its journal).
 MUTATE_ARGS = --tree $(TREE) $(if $(FILES),--files $(FILES)) $(if $(N),-n $(N)) \
-	$(if $(SEED),--seed $(SEED)) $(if $(OUT),--out $(OUT)) \
+	$(if $(SEED),--seed $(SEED)) $(if $(OUT),--out $(OUT)) $(if $(RESUME),--resume) \
 	--jobs $(if $(filter command line,$(origin JOBS)),$(JOBS),1)
 mutate: deps
-	$(if $(TREE),,$(error usage: make mutate TREE=DIR [FILES=lib/lz4.c,...] [N=50] [SEED=1] [JOBS=1] [OUT=FILE.json]))
+	$(if $(TREE),,$(error usage: make mutate TREE=DIR [FILES=lib/lz4.c,...] [N=50] [SEED=1] [JOBS=1] [OUT=FILE.json] [RESUME=1]))
 	$(HARNESS) mutate $(strip $(MUTATE_ARGS))
 
 # The regression cases inside a real kernel (docs/kunit.md): the generated

@@ -72,13 +72,29 @@ def test_one_defect_has_one_signature_whatever_the_sanitizer_saw():
     stack = ("    #0 0x1 in LZ4_wildCopy32 /s/lib/lz4.c:400:5\n"
              "    #1 0x2 in LZ4_decompress_generic /s/lib/lz4.c:1900:13\n"
              "    #2 0x3 in api_decompress_safe_partial /h/adapter_upstream.c:10:1\n")
-    segv = ("==1==ERROR: AddressSanitizer: SEGV on unknown address 0x10 (pc 0x1 bp 0 sp 0 T0)\n"
+    segv = ("==1==ERROR: AddressSanitizer: SEGV on unknown address 0x7f0000002000 (pc 0x1 bp 0 "
+            "sp 0 T0)\n"
             "==1==The signal is caused by a READ memory access.\n" + stack)
     heap = ("==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x10 at pc 0x1\n"
             "READ of size 32 at 0x10 thread T0\n" + stack)
     want = "OOB-READ@decompress_safe_partial in LZ4_decompress_generic"
     assert failure_of(segv)["signature"] == failure_of(heap)["signature"] == want
     assert failure_of(heap)["top"]["line"] == 1900
+
+
+def test_a_segv_in_the_null_pages_is_a_null_dereference_not_an_overrun():
+    # ULZ4-LZ4F-ALLOCFAIL-REUSE: a field of a NULL state, NULL+0x4014
+    text = ("==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000004014 (pc 0x1 bp 0 "
+            "sp 0 T0)\n==1==The signal is caused by a WRITE memory access.\n"
+            "    #0 0x1 in LZ4_prepareTable /s/lib/lz4.c:700:5\n"
+            "    #1 0x3 in f_begin /h/adapter_upstream_frame.c:10:1\n")
+    got = failure_of(text)
+    assert got["signature"].startswith("NULL-WRITE@"), got
+    assert got["signature"].endswith(" in LZ4_prepareTable"), got
+    assert got["cls"].startswith("NULL pointer dereference"), got
+    # the last address of the NULL pages, and the first one past them
+    assert failure_of(text.replace("0x000000004014", "0xffff"))["signature"].startswith("NULL-")
+    assert failure_of(text.replace("0x000000004014", "0x10000"))["signature"].startswith("OOB-")
 
 
 UB_THEN_ASAN = """/stage/lib/lz4frame.c:900:21: runtime error: applying zero offset to null pointer

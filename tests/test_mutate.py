@@ -223,6 +223,10 @@ def test_a_mutant_no_input_tells_apart_survives_and_is_listed(upstream_run):
     assert res["survivors"] == [SURVIVOR]
     assert "lib/lz4.c:2174:39 in LZ4_decompress_generic(): `>=` -> `>`" in proc.stdout
     assert "LZ4_STATIC_ASSERT(MFLIMIT > WILDCOPYLENGTH)" in proc.stdout
+    # the difference probe sees nothing either (an assertion that still holds)
+    assert m["probe"]["class"] == "no difference", m["probe"]
+    assert res["probe"] == {"latitude": 0, "observable": 0, "no difference": 1}
+    assert "probe: no difference" in proc.stdout
 
 
 @pytest.mark.xdist_group("mutate_upstream")   # one worker runs the fixture
@@ -246,3 +250,24 @@ def test_an_unknown_mutant_is_bad_input():
     proc = harness("mutate", "--tree", UPSTREAM, "--files", "lib/lz4.c", "--mutant",
                    "lib/lz4.c:2250:61:gt2ge", "--list")
     expect_bad_input(proc, "no such mutant", "lib/lz4.c:2250:61:lt2le")
+
+
+@pytest.mark.xdist_group("mutate_upstream")   # one worker runs the fixture
+def test_a_resumed_run_keeps_the_journal_and_runs_nothing_again(upstream_run, tmp_path):
+    res, _ = upstream_run
+    out = tmp_path / "again.json"
+    from harness.mutate import journal
+    with open(journal.path_of(str(out)), "w") as f:     # the first run's journal, moved
+        f.write(json.dumps({"tree_id": res["tree_id"], "checks": ["vectors"], "probed": True,
+                            "checks_digest": journal.checks_digest()}) + "\n")
+        for m in res["mutants"]:
+            f.write(json.dumps(m) + "\n")
+    proc = harness("mutate", "--tree", UPSTREAM, "--files", "lib/lz4.c", "--mutant", KILLED,
+                   "--mutant", SURVIVOR, "--mutant", EQUIVALENT, "--checks", "vectors",
+                   "--resume", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "3 of the 3 mutants kept from the journal" in proc.stderr
+    assert "mutate: [" not in proc.stderr           # no mutant ran
+    with open(str(out)) as f:
+        again = json.load(f)
+    assert again["counts"] == res["counts"] and again["probe"] == res["probe"]

@@ -87,7 +87,8 @@ ORACLE_KINDS = {
 
 # Sanitizer report types and runner outcomes -> kind.
 SANITIZER_KINDS = {
-    "OOB-READ": MEMORY, "OOB-WRITE": MEMORY, "SEGV": MEMORY, "negative-size-param": MEMORY,
+    "OOB-READ": MEMORY, "OOB-WRITE": MEMORY, "NULL-READ": MEMORY, "NULL-WRITE": MEMORY,
+    "SEGV": MEMORY, "negative-size-param": MEMORY,
     "heap-use-after-free": MEMORY, "double-free": MEMORY, "bad-free": MEMORY,
     "stack-overflow": MEMORY, "memcpy-param-overlap": MEMORY, "alloc-dealloc-mismatch": MEMORY,
     "unknown-crash": MEMORY, "attempting": MEMORY, "crash": MEMORY, "failed": MEMORY,

@@ -1,12 +1,13 @@
 """`python3 -m harness mutate`: the mutation score of lz4gate's checks on an
 lz4 tree."""
 import argparse
+import json
 import os
 import sys
 
 from harness import toolchain
 from harness.errors import EXIT_BAD_INPUT, BadInput
-from harness.mutate import checks, report
+from harness.mutate import checks, journal, report
 from harness.mutate.generate import all_mutants, select
 from harness.mutate.run import Run
 from harness.mutate.tree import DEFAULT_FILES, Tree
@@ -16,6 +17,7 @@ USAGE = """\
                             [-n N] [--seed S] [--jobs J] [--out FILE.json]
                             [--mutant ID]... [--only FILE:LINE]...
                             [--checks vectors,contracts,regress] [--keep] [--list]
+                            [--no-probe] [--reprobe RESULT.json] [--resume]
   make mutate TREE=DIR [FILES=lib/lz4.c,...] [N=50] [SEED=1] [JOBS=1]
 
 How much of an lz4 tree's behaviour do lz4gate's checks pin down? The tool
@@ -38,7 +40,8 @@ N and seed give the same mutants.
 
 Each mutant is a copy of the tree's LZ4 files under
 build/mutate/<tree-id>/<mutant>/ (the tree is never modified), built as
-upstream:<copy> (its units compile anew: 20-30 s on 2 cores; --jobs):
+upstream:<copy> (the units that read the mutated file compile anew:
+8-15 s on 2 cores for lz4.c or lz4hc.c; --jobs):
   equivalent        every unit preprocesses to the base's text (a token in
                     an inactive #if branch): not built, not run
   does not compile  the compiler rejects the copy
@@ -53,6 +56,23 @@ upstream:<copy> (its units compile anew: 20-30 s on 2 cores; --jobs):
 The tree's own results are computed once (kept in
 build/mutate/<tree-id>/base-*.json for the next run); a check that does
 not pass on the tree (a known finding, n/a) kills nothing.
+
+Every survivor then goes through the difference probe (harness/mutate/
+probe.py): every entry point of the tree and of the mutant called on one
+fixed input set (some 40 000 calls, 10-25 s), their results compared:
+  latitude          only compressed bytes differ, every output still
+                    decodes (ref, strict) to its input: the encoder's
+                    choice, which no check of the gate may fail
+  observable        a decoder's result, a bound, a header field or an
+                    output's validity differs: a miss of the checks
+  no difference     an equivalent mutant, or a miss on an input the probe
+                    lacks: for a human to decide
+The probe never kills. Each record is appended to RESULT.journal.jsonl as
+its mutant finishes; --resume (with the same --out, tree, checks and
+lz4gate's checks unchanged) keeps those records and runs only the rest.
+--reprobe FILE probes the survivors of an earlier
+run's result again (from their copies, without running the checks) and
+rewrites FILE.
 
 The summary gives the mutation score, killed / (killed + survived), the
 count of each result, the seconds per mutant, and every survivor with its
@@ -95,6 +115,13 @@ def parse_args(argv):
     ap.add_argument("--keep", action="store_true",
                     help="keep each mutant's build (build/subj/<id>/asan64: its runners, "
                     "some 17 MB) to debug it; the copies are always kept")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the records of the journal of an earlier run with the same "
+                    "--out (RESULT.journal.jsonl) and run only the mutants it lacks")
+    ap.add_argument("--no-probe", action="store_true",
+                    help="do not run the difference probe on survivors")
+    ap.add_argument("--reprobe", metavar="FILE",
+                    help="probe the survivors of an earlier result FILE again, and rewrite it")
     ap.add_argument("--list", action="store_true",
                     help="print the chosen mutants (id, function, change) and stop")
     return ap.parse_args(argv)
@@ -115,6 +142,8 @@ def main(argv):
         files = tree.resolve_files(args.files or [f for f in DEFAULT_FILES if
                                                   os.path.isfile(os.path.join(tree.path, f))]
                                    or [os.path.join(tree.layout, "lz4.c")])
+        if args.reprobe:
+            return reprobe(tree, args)
         mutants, facts = all_mutants(tree, files)
         if not mutants:
             raise BadInput("no mutant in %s: no function on the API's paths there"
@@ -127,12 +156,34 @@ def main(argv):
         print("mutate: %d candidate mutants in %s; running %d (%s)" % (
             len(mutants), ", ".join(files), len(chosen), "named" if args.mutant or args.only
             else "sampled with seed %d" % args.seed), file=sys.stderr, flush=True)
-        recs = Run(tree, args.checks, keep=args.keep).run(chosen, args.jobs)
         out = args.out or os.path.join(tree.out, "result.json")
+        log = journal.Journal(out, tree.id, args.checks, not args.no_probe, args.resume)
+        recs = Run(tree, args.checks, keep=args.keep, with_probe=not args.no_probe,
+                   journal=log).run(chosen, args.jobs)
         res = report.result(tree, files, args, facts, recs, args.checks)
         report.write(res, out)
     except BadInput as e:
         print("harness mutate: %s" % e, file=sys.stderr)
         return EXIT_BAD_INPUT
     print(report.summary(res, out))
+    return 0
+
+
+def reprobe(tree, args):
+    """--reprobe FILE: the probe's class of each survivor of FILE."""
+    try:
+        with open(args.reprobe) as f:
+            res = json.load(f)
+    except (OSError, ValueError) as e:
+        raise BadInput("--reprobe %s: %s" % (args.reprobe, e))
+    if res.get("tree_id") != tree.id:
+        raise BadInput("--reprobe %s: a result of tree %s, not of %s (%s)" % (
+            args.reprobe, res.get("tree_id"), tree.path, tree.id))
+    survivors = [m for m in res["mutants"] if m["result"] == "survived"]
+    print("mutate: probing %d survivors of %s" % (len(survivors), args.reprobe),
+          file=sys.stderr, flush=True)
+    Run(tree, res["checks"], keep=args.keep).run(survivors, args.jobs, work="reprobe")
+    res = report.rescore(res)
+    report.write(res, args.reprobe)
+    print(report.summary(res, args.reprobe))
     return 0

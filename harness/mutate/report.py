@@ -5,18 +5,45 @@ equivalent by construction are counted apart and are not in it, nor are
 errors (lz4gate could not run the mutant). Each survivor is listed with
 its place, the token before and after and its function, to be classified
 by a human: an equivalent mutant (no input can tell it apart), or a miss
-of the checks (a check to add)."""
+of the checks (a check to add). The difference probe sorts survivors
+first (harness/mutate/probe.py): a "latitude" survivor only changed which
+valid encoding a compressor picks, which the format leaves open and no
+check of the gate may fail; the format score leaves those out:
+killed / (killed + survived - latitude)."""
 import json
 import statistics
 
 from harness import atomic
 from harness.paths import shown
+from harness.mutate.probe import CLASSES
 from harness.mutate.run import RESULTS
 
 
 def score_of(counts):
     judged = counts["killed"] + counts["survived"]
     return round(counts["killed"] / judged, 4) if judged else None
+
+
+def probe_counts(recs):
+    """{class: count} of the probed survivors (None: none was probed)."""
+    probed = [r["probe"]["class"] for r in recs if r["result"] == "survived" and "probe" in r]
+    return {c: probed.count(c) for c in CLASSES} if probed else None
+
+
+def format_score(counts, probed):
+    """killed / (killed + survived - latitude): the score over the mutants
+    whose behaviour the format or the API fixes."""
+    if probed is None:
+        return None
+    judged = counts["killed"] + counts["survived"] - probed["latitude"]
+    return round(counts["killed"] / judged, 4) if judged else None
+
+
+def rescore(res):
+    """res with its probe counts and format score made again from its records."""
+    res["probe"] = probe_counts(res["mutants"])
+    res["format_score"] = format_score(res["counts"], res["probe"])
+    return res
 
 
 def result(tree, files, args, facts, recs, stage_names):
@@ -33,6 +60,8 @@ def result(tree, files, args, facts, recs, stage_names):
         "seconds": {"median": statistics.median(secs) if secs else 0,
                     "max": max(secs) if secs else 0, "total": round(sum(secs), 1)},
         "survivors": [rec["id"] for rec in recs if rec["result"] == "survived"],
+        "probe": probe_counts(recs),
+        "format_score": format_score(counts, probe_counts(recs)),
         "mutants": recs,
     }
 
@@ -66,6 +95,14 @@ def summary(res, path):
     lines.append("  mutation score    %s  (killed / (killed + survived))" % (
         "n/a" if score is None else "%.1f%% = %d / %d" % (
             100 * score, c["killed"], c["killed"] + c["survived"])))
+    if res.get("probe"):
+        p = res["probe"]
+        lines.append("  survivors by the difference probe: latitude %d, observable %d, "
+                     "no difference %d" % (p["latitude"], p["observable"], p["no difference"]))
+        fs = res["format_score"]
+        lines.append("  format score      %s  (killed / (killed + survived - latitude))" % (
+            "n/a" if fs is None else "%.1f%% = %d / %d" % (
+                100 * fs, c["killed"], c["killed"] + c["survived"] - p["latitude"])))
     lines.append("  seconds per mutant: median %.1f, max %.1f (total %.0f)" % (
         res["seconds"]["median"], res["seconds"]["max"], res["seconds"]["total"]))
     survivors = [m for m in res["mutants"] if m["result"] == "survived"]
@@ -76,6 +113,10 @@ def summary(res, path):
             lines.append("  %s:%d:%d in %s(): `%s` -> `%s` (%s)" % (
                 m["file"], m["line"], m["col"], m["function"], m["original"], m["mutated"],
                 m["category"]))
+            if "probe" in m:
+                lines.append("      probe: %s: %s%s" % (m["probe"]["class"], m["probe"]["evidence"],
+                                                     "; " + ", ".join(m["probe"]["differs"][:2])
+                                                     if m["probe"]["differs"] else ""))
             lines.append("      - %s" % m["before"][:110])
             lines.append("      + %s" % m["after"][:110])
             if m.get("ubsan"):

@@ -15,11 +15,12 @@ import threading
 import time
 
 from harness.errors import BadInput
-from harness.mutate import checks
+from harness.mutate import checks, probe
 from harness.subjects.build import build
 from harness.toolchain import BuildError
 
 RESULTS = ("killed", "survived", "does not compile", "equivalent", "error")
+PROBE_DEADLINE = 600    # the probe takes 10 to 25 s on a tree
 
 
 class BaseFailed(BadInput):
@@ -27,8 +28,11 @@ class BaseFailed(BadInput):
 
 
 class Run:
-    def __init__(self, tree, stage_names, out=sys.stderr, keep=False):
-        self.tree, self.keep = tree, keep
+    def __init__(self, tree, stage_names, out=sys.stderr, keep=False, with_probe=True,
+                 journal=None):
+        self.tree, self.keep, self.with_probe = tree, keep, with_probe
+        self.journal = journal
+        self.probe_base = probe.Base(tree.out)
         self.stages = checks.stages(stage_names)
         self.out = out
         self.lock = threading.Lock()        # the base's stages; progress lines
@@ -72,6 +76,29 @@ class Run:
             if new and "ubsan" not in rec:
                 rec["ubsan"] = new[0]
         rec["result"] = "survived"
+        if self.with_probe:
+            rec["probe"] = self.probe(subject_dir)
+
+    def probe(self, subject_dir):
+        """The difference probe's class of a survivor (harness/mutate/probe.py)."""
+        with self.lock:
+            base = self.probe_base.get(self.base.subject_dir, checks.CONFIG)
+        records, complete, tail = probe.run(subject_dir, checks.CONFIG, PROBE_DEADLINE)
+        return probe.classify(base, records, complete, tail)
+
+    def reprobe(self, rec):
+        """Probe a survivor of an earlier run again from its copy (its
+        checks are not run again)."""
+        t0 = time.time()
+        self.base_of(self.stages[0])
+        subject_dir = build("upstream:" + rec["copy"], checks.CONFIG, quiet=True)
+        try:
+            rec["probe"] = self.probe(subject_dir)
+        finally:
+            if not self.keep:
+                shutil.rmtree(subject_dir, ignore_errors=True)
+        rec["probe_seconds"] = round(time.time() - t0, 1)
+        return rec
 
     def mutant(self, m):
         """The record of one mutant (result, evidence, seconds, ...)."""
@@ -105,10 +132,14 @@ class Run:
     def progress(self, total, rec):
         with self.lock:
             self.done += 1
+            if self.journal:
+                self.journal.add(rec)
             what = rec["result"]
             if what == "killed":
                 k = rec["killed_by"]
                 what = "killed by %s %s (%s)" % (k["stage"], k["check"], k["verdict"])
+            elif what == "survived" and "probe" in rec:
+                what += " (probe: %s)" % rec["probe"]["class"]
             elif what in ("does not compile", "error"):
                 what += ": " + rec["evidence"][:100]
             print("mutate: [%*d/%d] %s:%d %s `%s` -> `%s` in %s: %s  %.1f s" % (
@@ -116,19 +147,34 @@ class Run:
                 rec["original"], rec["mutated"], rec["function"], what, rec["seconds"]),
                 file=self.out, flush=True)
 
-    def run(self, mutants, jobs=1):
-        """The records of mutants, in their order."""
+    def run(self, mutants, jobs=1, work=None):
+        """The records of mutants, in their order (work: None, or "reprobe"
+        for the survivors' records of an earlier run). Mutants the journal
+        kept (--resume) are not run again."""
+        if work == "reprobe":
+            return self._run(mutants, jobs, self.reprobe)
+        kept = self.journal.kept if self.journal else {}
+        if kept:
+            print("mutate: %d of the %d mutants kept from the journal %s" % (
+                sum(m.id in kept for m in mutants), len(mutants), self.journal.path),
+                file=self.out, flush=True)
+        todo = [m for m in mutants if m.id not in kept]
+        done = dict(zip([m.id for m in todo], self._run(
+            todo, jobs, self.mutant)))
+        return [kept.get(m.id) or done[m.id] for m in mutants]
+
+    def _run(self, items, jobs, work):
         self.tree.prepare()         # the base's preprocessed text, once
         if jobs <= 1:
             recs = []
-            for m in mutants:
-                recs.append(self.mutant(m))
-                self.progress(len(mutants), recs[-1])
+            for m in items:
+                recs.append(work(m))
+                self.progress(len(items), recs[-1])
             return recs
         with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(self.mutant, m): i for i, m in enumerate(mutants)}
-            recs = [None] * len(mutants)
+            futures = {pool.submit(work, m): i for i, m in enumerate(items)}
+            recs = [None] * len(items)
             for f in concurrent.futures.as_completed(futures):
                 recs[futures[f]] = f.result()
-                self.progress(len(mutants), recs[futures[f]])
+                self.progress(len(items), recs[futures[f]])
         return recs

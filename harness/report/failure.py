@@ -77,18 +77,31 @@ def failure_of(text):
 # so the signature names the access instead.
 OOB_REPORTS = set(ASAN_CLASSES) | {"SEGV"}
 SEGV_ACCESS_RE = re.compile(r"caused by a (READ|WRITE) memory access")
+SEGV_ADDRESS_RE = re.compile(r"SEGV on unknown address (0x[0-9a-fA-F]+)")
+# Below this address nothing is ever mapped (Linux's vm.mmap_min_addr,
+# 64 KiB by default): a fault there is a NULL pointer plus an offset (a
+# field of a NULL state: ULZ4-LZ4F-ALLOCFAIL-REUSE faults at NULL+0x4014),
+# not an access past a buffer.
+NULL_PAGE_END = 0x10000
+
+
+def null_based(text):
+    """Is the report a SEGV at an address no mapping can hold?"""
+    m = SEGV_ADDRESS_RE.search(text)
+    return bool(m) and int(m.group(1), 16) < NULL_PAGE_END
 
 
 def signature_class(kind, text):
     """The failure class of a signature: OOB-READ / OOB-WRITE for an
-    out-of-bounds access whatever the sanitizer called it, else the
-    oracle's class or the sanitizer's report type."""
+    out-of-bounds access whatever the sanitizer called it, NULL-READ /
+    NULL-WRITE for a SEGV in the NULL pages, else the oracle's class or the
+    sanitizer's report type."""
     what = kind.split(" in ")[0].split("@")[0]
     report = what.split(" ")[0]
     if report in OOB_REPORTS:
         acc = ACCESS_RE.search(text) or SEGV_ACCESS_RE.search(text)
         if acc:
-            return "OOB-" + acc.group(1)
+            return ("NULL-" if report == "SEGV" and null_based(text) else "OOB-") + acc.group(1)
     return what
 
 
@@ -121,6 +134,8 @@ def _failure_of(text):
                            " in " + entry if entry else "")
         if what in ASAN_CLASSES and acc:
             cls = "%s %s (%s)" % (ASAN_CLASSES[what], acc.group(1).lower(), what)
+        elif what == "SEGV" and null_based(text):
+            cls = "NULL pointer dereference (SEGV below address 0x10000)"
         elif what == "SEGV":
             cls = "invalid memory access (SEGV)"
         elif what == "memory-leak":

@@ -37,7 +37,8 @@ TARGETS_32 = ("decode_large",)
 # signature_class() OOB-READ/WRITE); the oracle names wrong output by what
 # it compared. Classes not listed are their own family.
 FAMILIES = {
-    "oob": ("SEGV", "OOB-READ", "OOB-WRITE", "heap-buffer-overflow", "stack-buffer-overflow",
+    "oob": ("SEGV", "OOB-READ", "OOB-WRITE", "NULL-READ", "NULL-WRITE", "heap-buffer-overflow",
+            "stack-buffer-overflow",
             "global-buffer-overflow", "use-after-poison", "stack-buffer-underflow",
             "dynamic-stack-buffer-overflow", "wrote_before_dst", "invalid memory access",
             # alloc_fail's name for a fault on a NULL state (ULZ4-LZ4F-ALLOCFAIL-REUSE)
