@@ -161,6 +161,8 @@ static uint8_t *write_len_extra(uint8_t *op, size_t v)
     if (v >= 255) {
         memset(op, 255, v / 255);
         op += v / 255;
+        if (ENCODE_MUTANT(ENCODE_LEN_255) && v % 255 == 0)
+            return op;          /* planted: the final 0 byte is missing */
         v %= 255;
     }
     *op++ = (uint8_t)v;

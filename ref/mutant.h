@@ -60,10 +60,13 @@
  *                         (rule 3 says 12): sweep.end
  *   ENCODE_LAST_LITERALS  a match may end 4 bytes before the end (rule 2
  *                         says 5 literals): sweep.end, and any compressible
- *                         data whose last match runs to the end */
+ *                         data whose last match runs to the end
+ *   ENCODE_LEN_255        a length field of exactly 15 + 255k (k >= 1)
+ *                         loses its final 0 byte: sweep.lengths */
 #define REF_MUTANT_ID_ENCODE_WINDOW_65536 35
 #define REF_MUTANT_ID_ENCODE_LAST_MATCH 36
 #define REF_MUTANT_ID_ENCODE_LAST_LITERALS 37
+#define REF_MUTANT_ID_ENCODE_LEN_255 38
 
 #define REF_MUTANT_ID_(name) REF_MUTANT_ID_##name
 #define REF_MUTANT_ID(name) REF_MUTANT_ID_(name)

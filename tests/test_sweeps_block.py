@@ -29,7 +29,7 @@ def sweep_ids():
 
 def test_sweep_ids_exist():
     ids = sweep_ids()
-    for prefix in ("sweep.window", "sweep.end"):
+    for prefix in ("sweep.window", "sweep.end", "sweep.lengths"):
         for form in ("compress_default", "compress_fast[accel=1]", "compress_fast[accel=8]",
                      "compress_hc[level=1]", "compress_hc[level=2]", "compress_hc[level=12]",
                      "compress_dest_size", "compress_using_dict", "stream",
@@ -51,12 +51,13 @@ def test_encoder_mutants_are_subjects_not_checks():
 
 def test_sweeps_pass_on_ref():
     recs = [r for r in contract_records("ref", "asan64")
-            if r["check"].startswith(("sweep.window.", "sweep.end."))]
+            if r["check"].startswith(("sweep.window.", "sweep.end.", "sweep.lengths."))]
     failed = [r for r in recs if r["status"] == "FAIL"]
     assert not failed, "\n".join("%s: %s" % (r["check"], r["evidence"]) for r in failed)
     passed = {r["check"] for r in recs if r["status"] == "pass"}
     assert {"sweep.window.compress_default", "sweep.window.stream",
-            "sweep.end.compress_default", "sweep.end.decompress_safe"} <= passed
+            "sweep.end.compress_default", "sweep.end.decompress_safe",
+            "sweep.lengths.compress_default", "sweep.lengths.stream"} <= passed
 
 
 def test_sweep_cost_prints_the_sweeps_share_of_each_contract_run(capsys):

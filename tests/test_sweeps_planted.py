@@ -32,3 +32,7 @@ def test_the_proof_fails_when_the_class_misses_or_others_catch():
                               {"sweep.end.a", "decompress_safe.capacity_exact"})
     assert "outside" in judge("sweep.end.", "sweep.end.a", False,
                               {"sweep.end.a", "sweep.window.stream"})
+    # sweep.lengths' tail inputs are end-of-block shapes too (planted.OVERLAPS)
+    assert judge("sweep.end.", "sweep.end.a", False, {"sweep.end.a", "sweep.lengths.b"}) is None
+    assert "outside" in judge("sweep.window.", "sweep.window.a", False,
+                              {"sweep.window.a", "sweep.lengths.b"})

@@ -34,7 +34,7 @@ to compile.
 exit status is theirs: the gate's reproducer for one failing check.
 
 --planted (no SPEC) shows that each boundary sweep class (sweep.window,
-sweep.end, sweep.capacity, sweep.input, sweep.dict, sweep.stream,
+sweep.end, sweep.lengths, sweep.capacity, sweep.input, sweep.dict, sweep.stream,
 sweep.header, sweep.alloc) catches its planted bug, a ref encoder mutant or a broken
 subject, in asan64 (harness/runners/contracts/planted.py; part of `make
 mutants`); exit 1 when one does not.

@@ -63,6 +63,7 @@ static void build_table(const struct lz4_subject *subject)
     contracts_add_frame_compress(subject, add);
     contracts_add_sweep_window(subject, add);
     contracts_add_sweep_end(subject, add);
+    contracts_add_sweep_lengths(subject, add);
     contracts_add_sweep_capacity(subject, add);
     contracts_add_sweep_input(subject, add);
     contracts_add_sweep_dict(subject, add);

@@ -49,6 +49,7 @@ void contracts_add_frame_compress(const struct lz4_subject *tested, contract_add
  * sizes around 64 KiB, separate and contiguous, offsets at their first byte). */
 void contracts_add_sweep_window(const struct lz4_subject *tested, contract_add_fn add);
 void contracts_add_sweep_end(const struct lz4_subject *tested, contract_add_fn add);
+void contracts_add_sweep_lengths(const struct lz4_subject *tested, contract_add_fn add);
 void contracts_add_sweep_capacity(const struct lz4_subject *tested, contract_add_fn add);
 void contracts_add_sweep_input(const struct lz4_subject *tested, contract_add_fn add);
 
