@@ -176,6 +176,22 @@ def run_stage(stage, subject_dir, base=None, deadline=3600):
     return results, None, seconds
 
 
+def kept_json(path, key, compute):
+    """(value, reused): the dict kept in path while its "key" is key, else
+    compute()'s, kept there with key (the base tree's results, computed
+    once per tree and program, also by a later run)."""
+    try:
+        with open(path) as f:
+            kept = json.load(f)
+    except (OSError, ValueError):
+        kept = {}
+    if kept.get("key") == key:
+        return kept, True
+    kept = dict(compute(), key=key)
+    atomic.write_file(path, json.dumps(kept, indent=0))
+    return kept, False
+
+
 class Base:
     """The base tree's result of each stage, run once (and kept in
     build/mutate/<tree-id>/base-<stage>.json, keyed on the runner program's
@@ -195,18 +211,11 @@ class Base:
         caller's)."""
         if stage.name in self.done:
             return self.done[stage.name]
-        key = self._key(stage)
-        path = os.path.join(self.out_dir, "base-%s.json" % stage.name)
-        try:
-            with open(path) as f:
-                kept = json.load(f)
-        except (OSError, ValueError):
-            kept = {}
-        reused = kept.get("key") == key
-        if not reused:
+        def compute():
             results, _, seconds = run_stage(stage, self.subject_dir)
-            kept = {"key": key, "results": results, "seconds": round(seconds, 2)}
-            atomic.write_file(path, json.dumps(kept, indent=0))
+            return {"results": results, "seconds": round(seconds, 2)}
+        kept, reused = kept_json(os.path.join(self.out_dir, "base-%s.json" % stage.name),
+                                 self._key(stage), compute)
         kept["reused"] = reused
         kept["deadline"] = max(DEADLINE_MIN, int(DEADLINE_FACTOR * kept["seconds"]))
         self.done[stage.name] = kept

@@ -24,8 +24,9 @@ The probe never kills: the score counts the gate's checks only."""
 import json
 import os
 
-from harness import atomic, toolchain
+from harness import toolchain
 from harness.errors import BadInput
+from harness.mutate.checks import kept_json
 from harness.mutate.stream import run_lines
 from harness.runners.link import link_runner, runner_sources
 
@@ -71,19 +72,14 @@ class Base:
     def get(self, subject_dir, config):
         if self.records is not None:
             return self.records
-        with open(program(subject_dir, config), "rb") as f:
-            key = toolchain.sha("probe", f.read())
-        try:
-            with open(self.path) as f:
-                kept = json.load(f)
-        except (OSError, ValueError):
-            kept = {}
-        if kept.get("key") != key:
+        def compute():
             records, complete, tail = run(subject_dir, config, 600)
             if not complete:
                 raise BadInput("the difference probe on the tree itself stopped: %s" % tail)
-            kept = {"key": key, "records": records}
-            atomic.write_file(self.path, json.dumps(kept))
+            return {"records": records}
+        with open(program(subject_dir, config), "rb") as f:
+            key = toolchain.sha("probe", f.read())
+        kept, _ = kept_json(self.path, key, compute)
         self.records = {c: tuple(v) for c, v in kept["records"].items()}
         return self.records
 

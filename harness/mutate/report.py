@@ -35,8 +35,7 @@ def format_score(counts, probed):
     whose behaviour the format or the API fixes."""
     if probed is None:
         return None
-    judged = counts["killed"] + counts["survived"] - probed["latitude"]
-    return round(counts["killed"] / judged, 4) if judged else None
+    return score_of(dict(counts, survived=counts["survived"] - probed["latitude"]))
 
 
 def rescore(res):
@@ -49,7 +48,7 @@ def rescore(res):
 def result(tree, files, args, facts, recs, stage_names):
     counts = {r: sum(rec["result"] == r for rec in recs) for r in RESULTS}
     secs = [rec["seconds"] for rec in recs]
-    return {
+    return rescore({
         "tree": tree.path, "tree_id": tree.id, "files": files, "config": "asan64",
         "checks": stage_names, "seed": args.seed, "n": args.n,
         "chosen": "named" if args.mutant or args.only else "sampled",
@@ -60,10 +59,8 @@ def result(tree, files, args, facts, recs, stage_names):
         "seconds": {"median": statistics.median(secs) if secs else 0,
                     "max": max(secs) if secs else 0, "total": round(sum(secs), 1)},
         "survivors": [rec["id"] for rec in recs if rec["result"] == "survived"],
-        "probe": probe_counts(recs),
-        "format_score": format_score(counts, probe_counts(recs)),
         "mutants": recs,
-    }
+    })
 
 
 def write(res, path):

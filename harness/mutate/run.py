@@ -39,15 +39,19 @@ class Run:
         self.base = None
         self.done = 0
 
+    def _base(self):
+        """The base tree's build and stage results (lock: the caller's)."""
+        if self.base is None:
+            subject_dir = build(self.tree.subject.spec, checks.CONFIG, quiet=True)
+            self.base = checks.Base(self.tree.out, subject_dir)
+        return self.base
+
     def base_of(self, stage):
         """The base's result of a stage (built and run once); BaseFailed
         when the tree itself does not build or run: the run stops."""
         with self.lock:
             try:
-                if self.base is None:
-                    subject_dir = build(self.tree.subject.spec, checks.CONFIG, quiet=True)
-                    self.base = checks.Base(self.tree.out, subject_dir)
-                fresh = stage.name not in self.base.done
+                fresh = stage.name not in self._base().done
                 r = self.base.result(stage)
             except BadInput as e:
                 raise BaseFailed("the tree %s itself: %s" % (self.tree.path, e))
@@ -82,7 +86,10 @@ class Run:
     def probe(self, subject_dir):
         """The difference probe's class of a survivor (harness/mutate/probe.py)."""
         with self.lock:
-            base = self.probe_base.get(self.base.subject_dir, checks.CONFIG)
+            try:
+                base = self.probe_base.get(self._base().subject_dir, checks.CONFIG)
+            except BadInput as e:
+                raise BaseFailed("the tree %s itself: %s" % (self.tree.path, e))
         records, complete, tail = probe.run(subject_dir, checks.CONFIG, PROBE_DEADLINE)
         return probe.classify(base, records, complete, tail)
 
@@ -90,7 +97,6 @@ class Run:
         """Probe a survivor of an earlier run again from its copy (its
         checks are not run again)."""
         t0 = time.time()
-        self.base_of(self.stages[0])
         subject_dir = build("upstream:" + rec["copy"], checks.CONFIG, quiet=True)
         try:
             rec["probe"] = self.probe(subject_dir)
