@@ -27,6 +27,8 @@ COMMANDS = {
                        "verdicts and findings per run"),
     "mutate": ("harness.mutate.cli", "mutation score of the checks on an lz4 tree: one-token "
                "mutants, killed or survived"),
+    "mutate-score": ("harness.mutate.score", "the committed mutation scores "
+                     "(docs/mutation-score.md) from regress/results/mutation/"),
 }
 
 

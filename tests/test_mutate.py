@@ -259,7 +259,8 @@ def test_a_resumed_run_keeps_the_journal_and_runs_nothing_again(upstream_run, tm
     from harness.mutate import journal
     with open(journal.path_of(str(out)), "w") as f:     # the first run's journal, moved
         f.write(json.dumps({"tree_id": res["tree_id"], "checks": ["vectors"], "probed": True,
-                            "checks_digest": journal.checks_digest()}) + "\n")
+                            "checks_digest": journal.checks_digest(),
+                            "config": "asan64"}) + "\n")
         for m in res["mutants"]:
             f.write(json.dumps(m) + "\n")
     proc = harness("mutate", "--tree", UPSTREAM, "--files", "lib/lz4.c", "--mutant", KILLED,
@@ -271,3 +272,22 @@ def test_a_resumed_run_keeps_the_journal_and_runs_nothing_again(upstream_run, tm
     with open(str(out)) as f:
         again = json.load(f)
     assert again["counts"] == res["counts"] and again["probe"] == res["probe"]
+
+
+def test_config_asan32_runs_the_checks_in_the_gates_32_bit_build(tmp_path):
+    cindex_or_skip()
+    if not os.path.isdir(UPSTREAM):
+        pytest.skip("the lz4 1.9.4 tree is not fetched (python3 -m harness fetch)")
+    from harness import toolchain
+    if not toolchain.runnable("asan32"):
+        pytest.skip("this machine cannot run asan32 programs")
+    out = tmp_path / "a32.json"
+    proc = harness("mutate", "--tree", UPSTREAM, "--files", "lib/lz4.c", "--mutant", KILLED,
+                   "--checks", "vectors", "--config", "asan32", "--no-probe", "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    with open(str(out)) as f:
+        res = json.load(f)
+    assert res["config"] == "asan32" and res["counts"]["killed"] == 1, res["mutants"]
+    # the 32-bit build's own base results, beside asan64's
+    assert os.path.isfile(os.path.join(os.path.dirname(res["mutants"][0]["copy"]),
+                                       "base-asan32-vectors.json"))

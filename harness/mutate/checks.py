@@ -26,7 +26,8 @@ from harness.runners.link import link_runner, runner_sources
 from harness.runners.regress import run as regress
 from harness.runners.regress.cases import load_cases
 
-CONFIG = "asan64"
+CONFIG = "asan64"          # the default; --config asan32 runs the gate's 32-bit checks
+CONFIGS = ("asan64", "asan32")
 STAGES = ("vectors", "contracts", "regress")
 # A mutant's stage may take this many times the base's, and at least
 # DEADLINE_MIN seconds, before it counts as a timeout.
@@ -49,12 +50,12 @@ def _record_feed():
 class RunnerStage:
     """contracts or vectors: one program, its records streamed."""
 
-    def __init__(self, name, sources, args=()):
-        self.name, self.sources, self.args = name, sources, list(args)
+    def __init__(self, config, name, sources, args=()):
+        self.config, self.name, self.sources, self.args = config, name, sources, list(args)
 
     def argv(self, subject_dir):
-        program = link_runner(subject_dir, CONFIG, runner_sources(*self.sources), self.name)
-        return toolchain.run_argv(CONFIG, [program] + self.args), program
+        program = link_runner(subject_dir, self.config, runner_sources(*self.sources), self.name)
+        return toolchain.run_argv(self.config, [program] + self.args), program
 
     def stdin(self):
         return None
@@ -78,18 +79,18 @@ class RegressStage:
     (regress_batch.c); a closing line ends each test."""
     name = "regress"
 
-    def __init__(self):
-        self.jobs = []
+    def __init__(self, config):
+        self.config, self.jobs = config, []
         for case in load_cases():
-            if case["exercised"] and CONFIG in regress.configs_for(case, [CONFIG]):
+            if case["exercised"] and config in regress.configs_for(case, [config]):
                 self.jobs += [(regress.test_key(case, t), case, t) for t in case["tests"]
                               if not regress.is_fuzz_test(t)]
         self.timeouts = {k: regress.timeout_of(c, t) for k, c, t in self.jobs}
 
     def argv(self, subject_dir):
-        program = link_runner(subject_dir, CONFIG,
+        program = link_runner(subject_dir, self.config,
                               runner_sources(*regress.RUNNER_SOURCES), "regress")
-        return toolchain.run_argv(CONFIG, [program, "--batch"]), program
+        return toolchain.run_argv(self.config, [program, "--batch"]), program
 
     def stdin(self):
         lines, current = [], None
@@ -124,10 +125,11 @@ class RegressStage:
         return feed
 
 
-def stages(names):
-    made = {"contracts": lambda: RunnerStage("contracts", CONTRACT_SOURCES),
-            "vectors": lambda: RunnerStage("vectors", VECTOR_SOURCES, ["--dir", VECTOR_DIR]),
-            "regress": RegressStage}
+def stages(names, config=CONFIG):
+    made = {"contracts": lambda: RunnerStage(config, "contracts", CONTRACT_SOURCES),
+            "vectors": lambda: RunnerStage(config, "vectors", VECTOR_SOURCES,
+                                           ["--dir", VECTOR_DIR]),
+            "regress": lambda: RegressStage(config)}
     return [made[n]() for n in names]
 
 
@@ -197,8 +199,10 @@ class Base:
     build/mutate/<tree-id>/base-<stage>.json, keyed on the runner program's
     bytes and its input: a later run on the same tree reuses it)."""
 
-    def __init__(self, out_dir, subject_dir):
+    def __init__(self, out_dir, subject_dir, config=CONFIG):
         self.out_dir, self.subject_dir = out_dir, subject_dir
+        # (asan64 keeps the names of the first runs: base-STAGE.json)
+        self.prefix = "base-" if config == CONFIG else "base-%s-" % config
         self.done = {}
 
     def _key(self, stage):
@@ -214,7 +218,7 @@ class Base:
         def compute():
             results, _, seconds = run_stage(stage, self.subject_dir)
             return {"results": results, "seconds": round(seconds, 2)}
-        kept, reused = kept_json(os.path.join(self.out_dir, "base-%s.json" % stage.name),
+        kept, reused = kept_json(os.path.join(self.out_dir, "%s%s.json" % (self.prefix, stage.name)),
                                  self._key(stage), compute)
         kept["reused"] = reused
         kept["deadline"] = max(DEADLINE_MIN, int(DEADLINE_FACTOR * kept["seconds"]))

@@ -18,11 +18,13 @@ USAGE = """\
                             [--mutant ID]... [--only FILE:LINE]...
                             [--checks vectors,contracts,regress] [--keep] [--list]
                             [--no-probe] [--reprobe RESULT.json] [--resume]
+                            [--config asan64|asan32]
   make mutate TREE=DIR [FILES=lib/lz4.c,...] [N=50] [SEED=1] [JOBS=1]
 
 How much of an lz4 tree's behaviour do lz4gate's checks pin down? The tool
 makes mutants of the tree (one-token changes), builds each like a subject
-and runs the gate's checks without fuzzing on it (asan64 only): a mutant
+and runs the gate's checks without fuzzing on it (asan64, or --config
+asan32: the gate's 32-bit build, for code only 32-bit builds take): a mutant
 the checks tell apart from the tree is killed, one they do not survives.
 
 Mutants are found with clang's tokenizer and AST (python3-clang-14), in
@@ -108,6 +110,9 @@ def parse_args(argv):
                     help="run every mutant of that line (repeatable; no sampling)")
     ap.add_argument("--checks", type=_list, default=list(checks.STAGES), metavar="LIST",
                     help="the stages, in order (default vectors,contracts,regress)")
+    ap.add_argument("--config", choices=checks.CONFIGS, default=checks.CONFIG,
+                    help="the sanitizer build the checks run in (default asan64; asan32: "
+                    "the gate's 32-bit configuration, for survivors in 32-bit-only code)")
     ap.add_argument("--jobs", type=int, default=1, metavar="J",
                     help="mutants built and checked at once (default 1)")
     ap.add_argument("--out", metavar="FILE",
@@ -136,9 +141,10 @@ def main(argv):
                                                             ",".join(checks.STAGES)))
         if args.jobs < 1:
             raise BadInput("--jobs %d: run at least one mutant at a time" % args.jobs)
-        if not toolchain.runnable(checks.CONFIG):
-            raise BadInput("cannot run %s programs here" % checks.CONFIG)
-        tree = Tree(args.tree, checks.CONFIG)
+        if not toolchain.runnable(args.config):
+            raise BadInput("--config %s: cannot run %s programs here" % (args.config,
+                                                                       args.config))
+        tree = Tree(args.tree, args.config)
         files = tree.resolve_files(args.files or [f for f in DEFAULT_FILES if
                                                   os.path.isfile(os.path.join(tree.path, f))]
                                    or [os.path.join(tree.layout, "lz4.c")])
@@ -157,7 +163,8 @@ def main(argv):
             len(mutants), ", ".join(files), len(chosen), "named" if args.mutant or args.only
             else "sampled with seed %d" % args.seed), file=sys.stderr, flush=True)
         out = args.out or os.path.join(tree.out, "result.json")
-        log = journal.Journal(out, tree.id, args.checks, not args.no_probe, args.resume)
+        log = journal.Journal(out, tree.id, args.checks, not args.no_probe, args.resume,
+                              args.config)
         recs = Run(tree, args.checks, keep=args.keep, with_probe=not args.no_probe,
                    journal=log).run(chosen, args.jobs)
         res = report.result(tree, files, args, facts, recs, args.checks)

@@ -3,7 +3,7 @@ finishes (RESULT.journal.jsonl next to the result), so that a run cut short
 keeps its work and `--resume` runs only the mutants it lacks.
 
 Its first line names what the records depend on: the tree, the stages,
-whether survivors were probed, and a digest of lz4gate's checks (the
+the sanitizer build, whether survivors were probed, and a digest of lz4gate's checks (the
 runners, ref, the adapters, the vectors and the regression cases). A
 journal whose first line differs is started again: a record made by other
 checks is not reused."""
@@ -31,10 +31,10 @@ def path_of(out):
 
 
 class Journal:
-    def __init__(self, out, tree_id, stages, probed, resume):
+    def __init__(self, out, tree_id, stages, probed, resume, config="asan64"):
         self.path = path_of(out)
         self.head = {"tree_id": tree_id, "checks": list(stages), "probed": probed,
-                     "checks_digest": checks_digest()}
+                     "checks_digest": checks_digest(), "config": config}
         self.kept = {}
         if resume:
             self.kept = self._read()
@@ -50,7 +50,11 @@ class Journal:
                 lines = f.read().splitlines()
         except OSError:
             return {}
-        if not lines or json.loads(lines[0]) != self.head:
+        if not lines:
+            return {}
+        head = json.loads(lines[0])
+        head.setdefault("config", "asan64")     # (journals from before --config)
+        if head != self.head:
             return {}
         kept = {}
         for line in lines[1:]:

@@ -65,8 +65,9 @@ def run(subject_dir, config, deadline):
 class Base:
     """The tree's probe records, computed once per tree and probe program."""
 
-    def __init__(self, out_dir):
-        self.path = os.path.join(out_dir, "base-probe.json")
+    def __init__(self, out_dir, config):
+        self.path = os.path.join(out_dir, "base-probe%s.json" % (
+            "" if config == "asan64" else "-" + config))
         self.records = None
 
     def get(self, subject_dir, config):

@@ -49,7 +49,7 @@ def result(tree, files, args, facts, recs, stage_names):
     counts = {r: sum(rec["result"] == r for rec in recs) for r in RESULTS}
     secs = [rec["seconds"] for rec in recs]
     return rescore({
-        "tree": tree.path, "tree_id": tree.id, "files": files, "config": "asan64",
+        "tree": tree.path, "tree_id": tree.id, "files": files, "config": tree.config,
         "checks": stage_names, "seed": args.seed, "n": args.n,
         "chosen": "named" if args.mutant or args.only else "sampled",
         "facts": facts, "counts": counts,

@@ -32,8 +32,9 @@ class Run:
                  journal=None):
         self.tree, self.keep, self.with_probe = tree, keep, with_probe
         self.journal = journal
-        self.probe_base = probe.Base(tree.out)
-        self.stages = checks.stages(stage_names)
+        self.config = tree.config
+        self.probe_base = probe.Base(tree.out, self.config)
+        self.stages = checks.stages(stage_names, self.config)
         self.out = out
         self.lock = threading.Lock()        # the base's stages; progress lines
         self.base = None
@@ -42,8 +43,8 @@ class Run:
     def _base(self):
         """The base tree's build and stage results (lock: the caller's)."""
         if self.base is None:
-            subject_dir = build(self.tree.subject.spec, checks.CONFIG, quiet=True)
-            self.base = checks.Base(self.tree.out, subject_dir)
+            subject_dir = build(self.tree.subject.spec, self.config, quiet=True)
+            self.base = checks.Base(self.tree.out, subject_dir, self.config)
         return self.base
 
     def base_of(self, stage):
@@ -87,17 +88,17 @@ class Run:
         """The difference probe's class of a survivor (harness/mutate/probe.py)."""
         with self.lock:
             try:
-                base = self.probe_base.get(self._base().subject_dir, checks.CONFIG)
+                base = self.probe_base.get(self._base().subject_dir, self.config)
             except BadInput as e:
                 raise BaseFailed("the tree %s itself: %s" % (self.tree.path, e))
-        records, complete, tail = probe.run(subject_dir, checks.CONFIG, PROBE_DEADLINE)
+        records, complete, tail = probe.run(subject_dir, self.config, PROBE_DEADLINE)
         return probe.classify(base, records, complete, tail)
 
     def reprobe(self, rec):
         """Probe a survivor of an earlier run again from its copy (its
         checks are not run again)."""
         t0 = time.time()
-        subject_dir = build("upstream:" + rec["copy"], checks.CONFIG, quiet=True)
+        subject_dir = build("upstream:" + rec["copy"], self.config, quiet=True)
         try:
             rec["probe"] = self.probe(subject_dir)
         finally:
@@ -119,7 +120,7 @@ class Run:
                            "base's text")
             else:
                 t1 = time.time()
-                subject_dir = build("upstream:" + copy, checks.CONFIG, quiet=True)
+                subject_dir = build("upstream:" + copy, self.config, quiet=True)
                 rec["build_seconds"] = round(time.time() - t1, 1)
                 try:
                     self.check(rec, subject_dir)
