@@ -186,3 +186,5 @@ def test_a_crash_without_a_sanitizer_report_is_not_named_by_a_buffer_address():
     text = "lz4gate-buffer output 0x7f61ebd38fec 0x7f61ebd39000\n"
     assert first_sanitizer_line(text) == ""
     assert first_sanitizer_line(text + "decoder gave up\n") == "decoder gave up"
+    # nor by the step it was at (isolate.h isolate_step: the record names it apart)
+    assert first_sanitizer_line(text + "lz4gate-step allocation 3 failing\n") == ""

@@ -3,6 +3,8 @@ allocation of the HC and frame entry points fail in turn and reuses the
 context after it (harness/runners/contracts/contracts_sweep_alloc.c). ref
 passes it; lz4 1.9.4 fails it where ULZ4-LZ4F-ALLOCFAIL-REUSE says, as that
 known finding; its planted bug (broken:alloc_null_deref): test_sweeps_planted.py."""
+import re
+
 from conftest import contract_records
 
 FRAME_FORMS = {"sweep.alloc.frame_compress[level=1]", "sweep.alloc.frame_compress[level=9]",
@@ -36,6 +38,9 @@ def test_lz4_1_9_4_fails_only_where_the_known_reuse_bug_is():
         assert r["status"] == "known finding", r
         assert r["finding"] == "ULZ4-LZ4F-ALLOCFAIL-REUSE"
         assert "in LZ4_prepareTable" in r["report"], r
+        # the crash names the failing allocation (isolate.h isolate_step)
+        assert re.search(r" \(at: allocation \d+ failing\)$", r["evidence"]), r["evidence"]
+        assert r["report"].startswith("lz4gate-step allocation "), r["report"][:100]
 
 
 def test_kernel_hc_compressor_allocates_nothing_and_passes():

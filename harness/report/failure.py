@@ -268,11 +268,12 @@ def report_of(text, limit=4096):
 def first_sanitizer_line(text):
     """The line a reader needs first: the sanitizer's ERROR line, else a
     UBSan report, else the last line that is not the runners' buffer map
-    (addresses mean nothing to a reader, and differ from run to run)."""
+    (addresses mean nothing to a reader, and differ from run to run) or a
+    step line (isolate.h isolate_step: the record names it apart)."""
     for pat in ("ERROR: AddressSanitizer", "runtime error:", "ERROR: "):
         for line in text.splitlines():
             if pat in line:
                 return line.strip()
     said = [l.strip() for l in text.splitlines()
-            if l.strip() and not l.startswith("lz4gate-buffer ")]
+            if l.strip() and not l.startswith(("lz4gate-buffer ", "lz4gate-step "))]
     return said[-1] if said else ""

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,13 +115,47 @@ static int first_line_with(const char *text, const char *needle, char *out, size
     return 1;
 }
 
-/* A crash's report for the reader: the buffer map lines (guard.h) and the
- * sanitizer's report from its ERROR line on, as much as fits. */
+#define STEP "lz4gate-step "
+
+void isolate_step(const char *fmt, ...)
+{
+    char line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, STEP "%s\n", line);
+    fflush(stderr);
+}
+
+/* The text of the last step line (isolate_step) in text, or "". */
+static void last_step(const char *text, char *out, size_t cap)
+{
+    const char *hit = NULL, *p = text, *end;
+    while ((p = strstr(p, STEP)) != NULL) {
+        if (p == text || p[-1] == '\n')
+            hit = p + strlen(STEP);
+        p += strlen(STEP);
+    }
+    out[0] = '\0';
+    if (hit) {
+        end = strchr(hit, '\n');
+        snprintf(out, cap, "%.*s", (int)(end ? end - hit : (long)strlen(hit)), hit);
+    }
+}
+
+/* A crash's report for the reader: the last step line, the buffer map
+ * lines (guard.h) and the sanitizer's report from its ERROR line on, as
+ * much as fits. */
 static void keep_report(const char *text, char *out, size_t cap)
 {
     const char *line = text, *error = strstr(text, "ERROR: ");
+    char step[256];
     size_t used = 0;
     out[0] = '\0';
+    last_step(text, step, sizeof step);
+    if (step[0])
+        used = (size_t)snprintf(out, cap, STEP "%s\n", step);
     while (line && *line) {
         const char *end = strchr(line, '\n');
         size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
@@ -188,8 +223,10 @@ static void classify(isolate_result *r, int status, const char *msg_text, unsign
         r->verdict = V_TIMEOUT;
         snprintf(r->evidence, sizeof r->evidence, "no result after %u s", timeout);
     } else {
+        char step[256];
         r->verdict = V_CRASH;
         keep_report(err_text, r->report, sizeof r->report);
+        last_step(err_text, step, sizeof step);
         if (!first_line_with(err_text, "ERROR: AddressSanitizer", r->evidence, sizeof r->evidence) &&
             !first_line_with(err_text, "runtime error:", r->evidence, sizeof r->evidence)) {
             if (WIFSIGNALED(status))
@@ -198,6 +235,10 @@ static void classify(isolate_result *r, int status, const char *msg_text, unsign
             else
                 snprintf(r->evidence, sizeof r->evidence, "exit status %d, no verdict",
                          WEXITSTATUS(status));
+        }
+        if (step[0]) {
+            size_t used = strlen(r->evidence);
+            snprintf(r->evidence + used, sizeof r->evidence - used, " (at: %s)", step);
         }
     }
 }
@@ -284,13 +325,13 @@ static void read_err_file(int fd)
     captured_text(&c, err_text);
 }
 
-/* Only buffer-map lines (guard.h) on stderr: nothing that asks for a fresh
- * process. */
+/* Only buffer-map (guard.h) and step lines on stderr: nothing that asks for
+ * a fresh process. */
 static int quiet_stderr(const char *text)
 {
     while (*text) {
         const char *end = strchr(text, '\n');
-        if (strncmp(text, "lz4gate-buffer ", 15) != 0)
+        if (strncmp(text, "lz4gate-buffer ", 15) != 0 && strncmp(text, STEP, strlen(STEP)))
             return 0;
         if (!end)
             break;

@@ -48,6 +48,12 @@ void isolate_each(const isolate_job *jobs, size_t n, isolate_done_fn done, void 
 
 const char *verdict_name(enum verdict v);
 
+/* Names the step a check is at ("allocation 7 failing, frame 3"), as a
+ * line "lz4gate-step TEXT" on stderr: when the check crashes, its record
+ * carries the last one (the report's first line, and after the evidence),
+ * so that a crash in a sweep of many steps says which one. */
+void isolate_step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* The last isolate_run's child: what it wrote to stderr (its first and last
  * 16 KiB) and how it ended (its exit status, or minus the signal that ended
  * it); for runners that interpret the output themselves (regress_batch.c). */

@@ -35,6 +35,7 @@
 #include "contracts.h"
 #include "frame_driver.h"
 #include "frame_make.h"
+#include "isolate.h"
 #include "lz4ref.h"
 #include "testdata.h"
 
@@ -236,6 +237,8 @@ static int chk_alloc(const void *arg, char *msg, unsigned cap)
     /* n runs until a run makes fewer than n allocations: that run had
      * none failing, and was judged as such. */
     for (n = 1; n <= MAX_INDEX && !bad; n++) {
+        /* a crash's record then names the failing allocation */
+        isolate_step("allocation %lu failing", n);
         switch (c->variant) {
         case FORM_HC:
             bad = hc_once(c->accel_or_level, data, n, msg, cap);
