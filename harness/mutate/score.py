@@ -13,8 +13,11 @@ denominator:
   latitude            (the probe) only valid compressed bytes differ: out
   observable          (the probe) a fixed behaviour differs: in, a miss
   equivalent          (a human) no input tells it apart: out
-  not reached here    (a human) a branch x86-64 never takes (big-endian,
-                      32-bit only) and the asan32 run does not kill: out
+  latitude            (a human, for inputs the probe lacks) the same as the
+                      probe's latitude, argued from the code: out
+  not reached here    (a human) code no x86-64 path of the API reaches: a
+                      big-endian or 32-bit branch the asan32 run does not
+                      kill, a hidden debug function: out
   killed in asan32    (--asan32: a run of the survivors with --config asan32)
                       the gate's 32-bit configuration kills it: a kill
   miss                (a human) an input would tell it apart; no check
@@ -44,7 +47,7 @@ from harness.paths import TOP
 DATA = os.path.join(TOP, "regress", "results", "mutation")
 SURVIVORS = os.path.join(DATA, "survivors.json")
 DOC = os.path.join(TOP, "docs", "mutation-score.md")
-HAND = ("equivalent", "not reached here", "miss")
+HAND = ("equivalent", "latitude", "not reached here", "miss")
 OUT_OF_SCORE = ("latitude", "equivalent", "not reached here")
 KEEP = ("id", "file", "line", "function", "category", "op", "original", "mutated", "result",
         "seconds")

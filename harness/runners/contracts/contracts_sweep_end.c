@@ -109,6 +109,13 @@ static int chk_end_compressor(const void *arg, char *msg, unsigned cap)
 static const size_t last_match_starts[] = { 13, 12, 11 };
 static const size_t last_literals[] = { 0, 4, 5, 6 };
 static const size_t literals_before[] = { 0, 15 };   /* 15: a length byte */
+/* Shapes beyond that grid, {k, s, f}: a 14-literal sequence with a 4-byte
+ * match that starts 32, 31 or 30 bytes before the end (k + s), then f
+ * literals. lz4's safe loop copies such a short sequence with fixed 16 +
+ * 18-byte copies when at least 32 bytes of output remain; a decoder that
+ * takes that shortcut at 31 writes one byte past the output (make mutate:
+ * lz4 1.10.0's shortoend `oend - 14 - 18` made `- 17`). */
+static const size_t shortcut_shapes[][3] = { { 14, 18, 14 }, { 14, 17, 13 }, { 14, 16, 12 } };
 #define DICT_LEN 64
 #define FIRST_LITERALS 32
 #define FIRST_MATCH 20
@@ -127,8 +134,17 @@ static void make_end_block(size_t i, int dict, const unsigned char *lit, end_blo
 {
     const size_t nk = sizeof literals_before / sizeof literals_before[0];
     const size_t nf = sizeof last_literals / sizeof last_literals[0];
-    size_t k = literals_before[i % nk], f = last_literals[i / nk % nf];
-    size_t s = last_match_starts[i / nk / nf], at;
+    const size_t grid = nk * nf * (sizeof last_match_starts / sizeof last_match_starts[0]);
+    size_t k, f, s, at;
+    if (i < grid) {
+        k = literals_before[i % nk];
+        f = last_literals[i / nk % nf];
+        s = last_match_starts[i / nk / nf];
+    } else {
+        k = shortcut_shapes[i - grid][0];
+        s = shortcut_shapes[i - grid][1];
+        f = shortcut_shapes[i - grid][2];
+    }
     e->w.n = 0;
     block_put_sequence(&e->w, lit, FIRST_LITERALS, FIRST_LITERALS, FIRST_MATCH);
     at = FIRST_LITERALS + FIRST_MATCH + k;   /* output position of the last match */
@@ -148,7 +164,8 @@ static size_t end_block_count(void)
 {
     return (sizeof literals_before / sizeof literals_before[0]) *
            (sizeof last_literals / sizeof last_literals[0]) *
-           (sizeof last_match_starts / sizeof last_match_starts[0]);
+           (sizeof last_match_starts / sizeof last_match_starts[0]) +
+           sizeof shortcut_shapes / sizeof shortcut_shapes[0];
 }
 
 /* check.variant of the decoder checks. */
