@@ -38,6 +38,7 @@ Usage:
 import argparse
 import json
 import os
+import subprocess
 import sys
 
 from harness import atomic
@@ -58,7 +59,18 @@ def killer(m):
     return "%s %s (%s)" % (k["stage"], k["check"], k["verdict"])
 
 
-def compact(res, name, res32=None):
+def head_commit():
+    """lz4gate's commit, which the checks of a run just made belong to."""
+    try:
+        out = subprocess.run(["git", "-C", TOP, "rev-parse", "--short=12", "HEAD"],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             universal_newlines=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return out
+
+
+def compact(res, name, res32=None, made_at="unknown"):
     """The data kept of a make mutate result: counts, facts, and per mutant
     its place, change, result, killer and probe class; with res32 (the
     survivors run again with --config asan32), the asan32 killer of each
@@ -76,7 +88,7 @@ def compact(res, name, res32=None):
             rec["probe"] = m["probe"]["class"]
             rec["probe_evidence"] = m["probe"]["evidence"][:200]
         mutants.append(rec)
-    return {"tree": name, "tree_id": res["tree_id"], "files": res["files"],
+    return {"tree": name, "tree_id": res["tree_id"], "files": res["files"], "lz4gate": made_at,
             "seed": res["seed"], "n": res["n"], "checks": res["checks"],
             "config": res["config"], "facts": {k: res["facts"][k] for k in
                                                ("candidates", "by_category")},
@@ -133,9 +145,10 @@ def render(trees, hand):
         t, killed, judged = tally(data, h)
         raw = t.get("killed", 0) + sum(n for k, n in t.items() if k.startswith("survived"))
         lines += ["## %s" % data["tree"], "",
-                  "`make mutate TREE=<%s> N=%d SEED=%d` over %s; checks %s in %s; %d candidate "
-                  "mutants; the run took %.0f machine-seconds." % (
+                  "`make mutate TREE=<%s> N=%d SEED=%d` over %s, with lz4gate %s; checks %s in "
+                  "%s; %d candidate mutants; the run took %.0f machine-seconds." % (
                       data["tree"], data["n"], data["seed"], ", ".join(data["files"]),
+                      data.get("lz4gate", "unknown"),
                       " > ".join(data["checks"]), data["config"], data["facts"]["candidates"],
                       data["seconds_total"]), "",
                   "| result | mutants |", "|---|---|"]
@@ -175,6 +188,8 @@ def main(argv):
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--import", dest="result", metavar="RESULT.json")
     ap.add_argument("--name", metavar="TREE", help="the tree's name for --import (lz4-1.10.0)")
+    ap.add_argument("--made-at", metavar="COMMIT",
+                    help="with --import: lz4gate's commit the run was made with (default: HEAD)")
     ap.add_argument("--asan32", metavar="RESULT32.json",
                     help="with --import: the survivors' run with --config asan32")
     args = ap.parse_args(argv)
@@ -193,7 +208,8 @@ def main(argv):
                                    args.asan32)
             os.makedirs(DATA, exist_ok=True)
             atomic.write_file(os.path.join(DATA, args.name + ".json"),
-                              json.dumps(compact(res, args.name, res32), indent=0) + "\n")
+                              json.dumps(compact(res, args.name, res32, args.made_at or head_commit()),
+                                         indent=0) + "\n")
         trees, hand = load()
     except (OSError, ValueError, BadInput) as e:
         print("harness mutate-score: %s" % e, file=sys.stderr)
