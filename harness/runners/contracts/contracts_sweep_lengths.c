@@ -12,7 +12,11 @@
  *  - incompressible ("unique") data whose one literal run is 14 to 16,
  *    269 to 271 and 524 to 526 bytes long;
  *  - unique data with one match of 4 + 14 to 4 + 16, 4 + 269 to 4 + 271
- *    bytes, and 32 unique bytes after it;
+ *    and 4 + 524 to 4 + 526 bytes, and 32 unique bytes after it;
+ *  - the same literal runs followed by a 16-byte match (an HC compressor
+ *    writes a run before a match with other code than the block's last
+ *    run: lz4 1.10.0's LZ4HC_encodeSequence, made `len >= 254` by make
+ *    mutate, survived every other check);
  *  - text and mixed data of every size from 13 to 140 bytes: the tail of
  *    a block, where the main loop's last positions and the last literals
  *    meet, at every alignment.
@@ -27,7 +31,7 @@
 static const struct lz4_subject *subject;
 
 static const size_t literal_runs[] = { 14, 15, 16, 269, 270, 271, 524, 525, 526 };
-static const size_t match_extras[] = { 14, 15, 16, 269, 270, 271 };
+static const size_t match_extras[] = { 14, 15, 16, 269, 270, 271, 524, 525, 526 };
 #define TAIL_FIRST 13
 #define TAIL_LAST 140
 #define MATCH_SOURCE 8
@@ -35,6 +39,7 @@ static const size_t match_extras[] = { 14, 15, 16, 269, 270, 271 };
 #define N_LIT (sizeof literal_runs / sizeof literal_runs[0])
 #define N_MATCH (sizeof match_extras / sizeof match_extras[0])
 #define N_TAIL (2 * (TAIL_LAST - TAIL_FIRST + 1))
+#define RUN_MATCH 16            /* the match after a literal run */
 
 static int lengths_input(size_t i, int with_history, sweep_input *in)
 {
@@ -60,8 +65,18 @@ static int lengths_input(size_t i, int with_history, sweep_input *in)
         if (data[at + len] == data[MATCH_SOURCE + len])
             data[at + len] ^= 0x5A;
         snprintf(in->what, sizeof in->what, "%zu bytes, one %zu-byte match (offset 24)", n, len);
-    } else if (i < N_LIT + N_MATCH + N_TAIL) {
-        size_t k = i - N_LIT - N_MATCH;
+    } else if (i < 2 * N_LIT + N_MATCH) {
+        size_t run = literal_runs[i - N_LIT - N_MATCH], k;
+        n = run + RUN_MATCH + 32;
+        data = testdata_make("unique", n, 200 + i);
+        for (k = 0; k < RUN_MATCH; k++)     /* the match: the first bytes again */
+            data[run + k] = data[k];
+        if (data[run + RUN_MATCH] == data[RUN_MATCH])
+            data[run + RUN_MATCH] ^= 0x5A;
+        snprintf(in->what, sizeof in->what, "%zu literals, then a %d-byte match (offset %zu)",
+                 run, RUN_MATCH, run);
+    } else if (i < 2 * N_LIT + N_MATCH + N_TAIL) {
+        size_t k = i - 2 * N_LIT - N_MATCH;
         const char *kind = k % 2 ? "mixed" : "text";
         n = TAIL_FIRST + k / 2;
         data = testdata_make(kind, n, 80 + k);
