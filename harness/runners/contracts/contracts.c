@@ -35,7 +35,7 @@ static int nchecks;
 
 /* The contract_add_fn of every part. A table too small or an id too long
  * is a bug of lz4gate: stop before any check runs. */
-static void add(const char *id, unsigned caps, check_fn fn, int variant, int accel_or_level)
+static void add(const char *id, subject_caps caps, check_fn fn, int variant, int accel_or_level)
 {
     check *c;
     if (nchecks == MAX_CHECKS) {
@@ -46,6 +46,10 @@ static void add(const char *id, unsigned caps, check_fn fn, int variant, int acc
     c = &checks[nchecks++];
     if ((size_t)snprintf(c->id, sizeof c->id, "%s", id) >= sizeof c->id) {
         fprintf(stderr, "contracts: check id longer than %zu bytes: %s\n", sizeof c->id - 1, id);
+        exit(2);
+    }
+    if (strpbrk(id, " \t\n")) {   /* records and --check take an id as one word */
+        fprintf(stderr, "contracts: check id with a blank: '%s'\n", id);
         exit(2);
     }
     c->caps = caps;
@@ -68,6 +72,7 @@ static void build_table(const struct lz4_subject *subject)
     contracts_add_sweep_input(subject, add);
     contracts_add_sweep_dict(subject, add);
     contracts_add_sweep_stream(subject, add);
+    contracts_add_sweep_stream_empty(subject, add);
     contracts_add_sweep_header(subject, add);
     contracts_add_sweep_alloc(subject, add);
 }
@@ -81,10 +86,10 @@ static void report(size_t i, const isolate_result *r, void *ctx)
     isolate_result na;
     if (r->verdict == V_NOT_APPLICABLE) {
         /* the first entry point of the check's that the subject lacks */
-        unsigned missing = c->caps & ~subject->caps;
+        subject_caps missing = c->caps & ~subject->caps;
         na = *r;
         snprintf(na.evidence, sizeof na.evidence, "no %s entry point",
-                 subject_cap_name(missing & (~missing + 1u)));
+                 subject_cap_name(missing & (~missing + 1ull)));
         r = &na;
     }
     print_record(subject, c->id, r);

@@ -18,7 +18,7 @@
  * entry as its argument. */
 typedef struct check {
     char id[96];             /* the record's "check": known findings match on it */
-    unsigned caps;           /* the entry points it needs (subject.h) */
+    subject_caps caps;       /* the entry points it needs (subject.h) */
     check_fn fn;
     /* Which form of the check fn runs (each check function's enum or
      * comment says what its values mean): the compressor, the decode call
@@ -29,7 +29,7 @@ typedef struct check {
 } check;
 
 /* Register one check (a registration beyond the table is a fatal error). */
-typedef void (*contract_add_fn)(const char *id, unsigned caps, check_fn fn, int variant,
+typedef void (*contract_add_fn)(const char *id, subject_caps caps, check_fn fn, int variant,
                                 int accel_or_level);
 
 /* Each registers its part's checks and keeps the subject they call. */
@@ -56,6 +56,8 @@ void contracts_add_sweep_input(const struct lz4_subject *tested, contract_add_fn
 void contracts_add_sweep_dict(const struct lz4_subject *tested, contract_add_fn add);
 /* contracts_sweep_stream.c: 2 to 5 streamed blocks around 64 KiB of history. */
 void contracts_add_sweep_stream(const struct lz4_subject *tested, contract_add_fn add);
+/* contracts_sweep_stream_empty.c: an empty block between two streamed blocks. */
+void contracts_add_sweep_stream_empty(const struct lz4_subject *tested, contract_add_fn add);
 /* contracts_sweep_header.c: LZ4F_getFrameInfo after every prefix of every header. */
 void contracts_add_sweep_header(const struct lz4_subject *tested, contract_add_fn add);
 /* contracts_sweep_alloc.c: every allocation of the HC and frame entry points

@@ -137,13 +137,24 @@ static int chk_compress_negative_size(const void *arg, char *msg, unsigned cap)
     return bad;
 }
 
+/* The destSize call of c: LZ4_compress_destSize (variant 0) or
+ * LZ4_compress_HC_destSize at c's level (variant 1). */
+static int call_dest_size(const check *c, const unsigned char *src, unsigned char *dst,
+                          int *consumed, size_t target)
+{
+    if (c->variant)
+        return subject->compress_hc_dest_size((const char *)src, (char *)dst, consumed,
+                                              (int)target, c->accel_or_level);
+    return subject->compress_dest_size((const char *)src, (char *)dst, consumed, (int)target);
+}
+
 /* destSize: output <= target, consumed <= input, block decodes to exactly
  * the consumed prefix; target >= bound consumes everything. */
 static int chk_dest_size(const void *arg, char *msg, unsigned cap)
 {
     static const size_t sizes[] = { 1, 100, 5000, 70000 };
+    const check *c = arg;
     size_t i;
-    (void)arg;
     for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         int k;
         for (k = 0; k < DATA_KINDS; k++) {
@@ -153,8 +164,7 @@ static int chk_dest_size(const void *arg, char *msg, unsigned cap)
             for (t = 0; t < sizeof targets / sizeof targets[0]; t++) {
                 guard_buf out = guard_alloc(targets[t], 0xA5);
                 int consumed = (int)n;
-                int r = subject->compress_dest_size((const char *)data, (char *)out.data,
-                                                    &consumed, (int)targets[t]);
+                int r = call_dest_size(c, data, out.data, &consumed, targets[t]);
                 int bad = 0;
                 if (r < 0 || (size_t)r > targets[t] || consumed < 0 || (size_t)consumed > n) {
                     snprintf(msg, cap, "%zu %s bytes, target %zu: returned %d, consumed %d", n,
@@ -226,7 +236,7 @@ static int chk_bound(const void *arg, char *msg, unsigned cap)
 /* ---- registration ---------------------------------------------------- */
 
 /* The four checks of one compressor. */
-static void add_compressor(contract_add_fn add, const char *name, unsigned caps,
+static void add_compressor(contract_add_fn add, const char *name, subject_caps caps,
                            enum compressor which, int accel_or_level)
 {
     static const struct { const char *suffix; check_fn fn; } checks[] = {
@@ -247,6 +257,7 @@ void contracts_add_compress(const struct lz4_subject *tested, contract_add_fn ad
 {
     static const int accels[] = { -5, 0, 1, 2, 65537 };
     static const int levels[] = { -1, 0, 1, 3, 9, 12, 16, 17, 100 };
+    static const int hc_dest_size_levels[] = { 2, 3, 9, 10, 12 };
     char name[64];
     size_t i;
     subject = tested;
@@ -262,4 +273,12 @@ void contracts_add_compress(const struct lz4_subject *tested, contract_add_fn ad
     }
     add_compressor(add, "compress_using_dict", CAP_COMPRESS_USING_DICT, C_DICT, 0);
     add("compress_dest_size.invariants", CAP_COMPRESS_DEST_SIZE, chk_dest_size, 0, 0);
+    /* LZ4_compress_HC_destSize: each parser that fills an output to its
+     * target (lz4hc.c's fillOutput): the level-2 mid compressor, the hash
+     * chain (3, 9) and the optimal parser (10, 12). */
+    for (i = 0; i < sizeof hc_dest_size_levels / sizeof hc_dest_size_levels[0]; i++) {
+        snprintf(name, sizeof name, "compress_hc_dest_size[level=%d].invariants",
+                 hc_dest_size_levels[i]);
+        add(name, CAP_COMPRESS_HC_DEST_SIZE, chk_dest_size, 1, hc_dest_size_levels[i]);
+    }
 }

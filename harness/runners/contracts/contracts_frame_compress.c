@@ -20,7 +20,7 @@ static const struct lz4_subject *subject;
 
 /* ---- compression ----------------------------------------------------------- */
 
-enum { PREFS = 7 };
+enum { PREFS = 8 };
 
 static struct subject_frame_prefs prefs_set(int i, size_t n)
 {
@@ -33,7 +33,10 @@ static struct subject_frame_prefs prefs_set(int i, size_t n)
     case 3: p.block_size_id = 6; p.level = 9; p.block_checksum = 1; break;
     case 4: p.block_size_id = 7; p.level = -10; p.block_independent = 1; break;
     case 5: p.block_size_id = 4; p.level = 12; p.content_checksum = 1; break;
-    default: p.block_size_id = 4; p.auto_flush = 1; p.content_size = n; break;
+    case 6: p.block_size_id = 4; p.auto_flush = 1; p.content_size = n; break;
+    /* favorDecSpeed: the optimal parser (levels 10-12) then skips matches
+     * closer than 8 bytes; a choice of the encoder, the frame stays valid */
+    default: p.block_size_id = 5; p.level = 11; p.favor_dec_speed = 1; break;
     }
     return p;   /* content_size 0 (n = 0) means "no field", as in LZ4F */
 }
@@ -179,6 +182,94 @@ static int chk_compress_cdict_reuse(const void *arg, char *msg, unsigned cap)
     return bad;
 }
 
+/* One call's output into a guard buffer of exactly room bytes, then
+ * appended to frame[*len..); the call's result, or -1 with msg. */
+enum flush_call { FC_UPDATE, FC_FLUSH, FC_END };
+
+static long long flush_step(void *cctx, enum flush_call which, const unsigned char *src,
+                            size_t n, size_t room, unsigned char *frame, size_t *len)
+{
+    guard_buf out = guard_alloc(room, 0xA5);
+    long long r;
+    guard_label(&out, which == FC_UPDATE ? "update output" : "flush/end output");
+    if (which == FC_UPDATE)
+        r = subject->frame_compress_update(cctx, out.data, room, src, n);
+    else if (which == FC_FLUSH)
+        r = subject->frame_compress_flush(cctx, out.data, room);
+    else
+        r = subject->frame_compress_end(cctx, out.data, room);
+    if (r > 0 && (size_t)r <= room) {
+        memcpy(frame + *len, out.data, (size_t)r);
+        *len += (size_t)r;
+    }
+    guard_free(&out);
+    return r;
+}
+
+/* LZ4F_flush after every Update: each buffered partial block goes out as a
+ * block of its own. With linked blocks the context's input buffer (a block
+ * and 128 KiB of history) fills up with these short blocks and must wrap,
+ * keeping the last 64 KiB as history: 300 updates of 1000 bytes is past it.
+ * Every call writes into a guard buffer of exactly the room lz4frame.h
+ * promises is enough (LZ4F_compressBound(n), and (0) for LZ4F_flush and
+ * LZ4F_compressEnd); ref decodes the frame to the input. variant: 1 for
+ * independent blocks; accel_or_level: the level. */
+static int chk_compress_flush(const void *arg, char *msg, unsigned cap)
+{
+    const check *c = arg;
+    const size_t piece = 1000, n = 300 * 1000;
+    unsigned char *data = testdata_make("text", n, 17);
+    unsigned char *frame = malloc(2 * n + 4096);
+    void *cctx = subject->frame_cctx_create();
+    struct subject_frame_prefs p;
+    size_t len = 0, off;
+    long long r = -1;
+    char what[96];
+    int bad = 0;
+    memset(&p, 0, sizeof p);
+    p.block_size_id = 4;
+    p.block_independent = c->variant;
+    p.content_checksum = 1;
+    p.level = c->accel_or_level;
+    if (!cctx || !frame) {
+        snprintf(msg, cap, "frame_cctx_create or malloc returned NULL");
+        bad = 1;
+    } else if ((r = subject->frame_compress_begin(cctx, frame, 64, &p, NULL, 0)) < 0) {
+        snprintf(msg, cap, "compressBegin: %s", subject->frame_error_name(r));
+        bad = 1;
+    } else {
+        len = (size_t)r;
+    }
+    for (off = 0; off < n && !bad; off += piece) {
+        snprintf(what, sizeof what, "update %zu of %zu bytes", off / piece + 1, piece);
+        r = flush_step(cctx, FC_UPDATE, data + off, piece,
+                       subject->frame_compress_update_bound(piece, &p), frame, &len);
+        if (r >= 0) {
+            snprintf(what, sizeof what, "the flush after update %zu", off / piece + 1);
+            r = flush_step(cctx, FC_FLUSH, NULL, 0, subject->frame_compress_update_bound(0, &p),
+                           frame, &len);
+        }
+        if (r < 0) {
+            snprintf(msg, cap, "%s: %s", what, subject->frame_error_name(r));
+            bad = 1;
+        }
+    }
+    if (!bad && (r = flush_step(cctx, FC_END, NULL, 0, subject->frame_compress_update_bound(0, &p),
+                                frame, &len)) < 0) {
+        snprintf(msg, cap, "compressEnd: %s", subject->frame_error_name(r));
+        bad = 1;
+    }
+    if (!bad) {
+        snprintf(what, sizeof what, "%zu updates of %zu bytes, each flushed", n / piece, piece);
+        bad = !frame_ref_decodes_to(frame, len, data, n, NULL, 0, what, msg, cap);
+    }
+    if (cctx)
+        subject->frame_cctx_free(cctx);
+    free(frame);
+    free(data);
+    return bad;
+}
+
 void contracts_add_frame_compress(const struct lz4_subject *tested, contract_add_fn add)
 {
     subject = tested;
@@ -187,4 +278,10 @@ void contracts_add_frame_compress(const struct lz4_subject *tested, contract_add
     add("frame_compress_stream.roundtrip", CAP_FRAME_COMPRESS_STREAM, chk_compress_stream, 0, 0);
     add("frame_compress_stream.cdict_reuse_across_levels",
         CAP_FRAME_COMPRESS_STREAM | CAP_FRAME_COMPRESS_CDICT, chk_compress_cdict_reuse, 0, 0);
+    add("frame_compress_stream.flush_each_update[linked]",
+        CAP_FRAME_COMPRESS_STREAM | CAP_FRAME_FLUSH, chk_compress_flush, 0, 0);
+    add("frame_compress_stream.flush_each_update[linked,level=9]",
+        CAP_FRAME_COMPRESS_STREAM | CAP_FRAME_FLUSH, chk_compress_flush, 0, 9);
+    add("frame_compress_stream.flush_each_update[independent]",
+        CAP_FRAME_COMPRESS_STREAM | CAP_FRAME_FLUSH, chk_compress_flush, 1, 0);
 }

@@ -77,8 +77,11 @@ static made_frame make_frame(int which)
         p.block_max = 5; p.linked_blocks = 0;
         break;
     case 4:
-        m.name = "B4 linked, every block stored uncompressed, 140000 bytes";
-        m.content_len = 140000;
+        /* More than the decoder's buffer (a block and 128 KiB): with little
+         * output room per call, the history it keeps of blocks copied
+         * straight to the output must wrap (lz4frame.c's LZ4F_updateDict). */
+        m.name = "B4 linked, every block stored uncompressed, 200000 bytes";
+        m.content_len = 200000;
         m.content = testdata_make("text", m.content_len, 4);
         p.block_max = 4; p.linked_blocks = 1; p.uncompressed = 1;
         break;

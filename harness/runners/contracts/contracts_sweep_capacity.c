@@ -123,7 +123,7 @@ static int chk_decoder(const void *arg, char *msg, unsigned cap)
 
 /* ---- block compressors -------------------------------------------------------- */
 
-enum compressor { COMP_DEFAULT, COMP_FAST, COMP_HC, COMP_DICT, COMP_DEST_SIZE };
+enum compressor { COMP_DEFAULT, COMP_FAST, COMP_HC, COMP_DICT, COMP_DEST_SIZE, COMP_HC_DEST_SIZE };
 
 static const char compress_dict[] = "upstream block kernel copy vendored fix lz4 the ";
 
@@ -142,6 +142,8 @@ static int call_compressor(const check *c, const unsigned char *src, size_t n, u
         return subject->compress_using_dict(compress_dict, (int)sizeof compress_dict - 1, s, o,
                                             (int)n, (int)cap, 1);
     case COMP_DEST_SIZE: return subject->compress_dest_size(s, o, consumed, (int)cap);
+    case COMP_HC_DEST_SIZE:
+        return subject->compress_hc_dest_size(s, o, consumed, (int)cap, c->accel_or_level);
     }
     return 0;
 }
@@ -154,7 +156,7 @@ static int call_compressor(const check *c, const unsigned char *src, size_t n, u
 static int chk_compressor(const void *arg, char *msg, unsigned cap)
 {
     const check *c = arg;
-    int dest_size = c->variant == COMP_DEST_SIZE;
+    int dest_size = c->variant == COMP_DEST_SIZE || c->variant == COMP_HC_DEST_SIZE;
     size_t dict_len = c->variant == COMP_DICT ? sizeof compress_dict - 1 : 0, i;
     int bad = 0;
     for (i = 0; i < BLOCK_DATA && !bad; i++) {
@@ -199,7 +201,7 @@ static int chk_compressor(const void *arg, char *msg, unsigned cap)
 
 void contracts_add_sweep_capacity(const struct lz4_subject *tested, contract_add_fn add)
 {
-    static const struct { const char *id; unsigned caps; check_fn fn; int variant, arg; } t[] = {
+    static const struct { const char *id; subject_caps caps; check_fn fn; int variant, arg; } t[] = {
         { "decompress_safe", CAP_DECOMPRESS_SAFE, chk_decoder, DEC_SAFE, 0 },
         { "decompress_safe_partial[target=capacity]", CAP_DECOMPRESS_PARTIAL, chk_decoder,
           DEC_PARTIAL_TARGET_CAP, 0 },
@@ -214,6 +216,14 @@ void contracts_add_sweep_capacity(const struct lz4_subject *tested, contract_add
         { "compress_hc[level=12]", CAP_COMPRESS_HC, chk_compressor, COMP_HC, 12 },
         { "compress_using_dict", CAP_COMPRESS_USING_DICT, chk_compressor, COMP_DICT, 0 },
         { "compress_dest_size", CAP_COMPRESS_DEST_SIZE, chk_compressor, COMP_DEST_SIZE, 0 },
+        /* lz4hc.c's fillOutput: the mid compressor, the hash chain, the
+         * optimal parser */
+        { "compress_hc_dest_size[level=2]", CAP_COMPRESS_HC_DEST_SIZE, chk_compressor,
+          COMP_HC_DEST_SIZE, 2 },
+        { "compress_hc_dest_size[level=9]", CAP_COMPRESS_HC_DEST_SIZE, chk_compressor,
+          COMP_HC_DEST_SIZE, 9 },
+        { "compress_hc_dest_size[level=12]", CAP_COMPRESS_HC_DEST_SIZE, chk_compressor,
+          COMP_HC_DEST_SIZE, 12 },
     };
     size_t i;
     subject = tested;

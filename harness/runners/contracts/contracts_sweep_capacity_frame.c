@@ -301,7 +301,7 @@ static int chk_frame_decompress(const void *arg, char *msg, unsigned cap)
 
 void contracts_add_sweep_capacity_frame(const struct lz4_subject *tested, contract_add_fn add)
 {
-    static const struct { const char *id; unsigned caps; check_fn fn; } t[] = {
+    static const struct { const char *id; subject_caps caps; check_fn fn; } t[] = {
         { "frame_compress", CAP_FRAME_COMPRESS, chk_frame_compress },
         { "frame_update_bound", CAP_FRAME_COMPRESS_STREAM, chk_update_bound },
         { "frame_update_end", CAP_FRAME_COMPRESS_STREAM, chk_update_end },

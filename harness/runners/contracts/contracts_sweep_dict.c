@@ -10,13 +10,14 @@
  *
  * Sizes: 0, 1, 4, 64 KiB - 2 to 64 KiB + 1, and 100000 bytes.
  *
- * Decoders (decompress_safe_using_dict, and setStreamDecode then
- * decompress_safe_continue), each with the dictionary in a separate buffer
+ * Decoders (decompress_safe_using_dict, decompress_fast_using_dict, and
+ * setStreamDecode then decompress_safe_continue), each with the dictionary in a separate buffer
  * and contiguous with the output: hand-made blocks of L literals (0 or 8)
  * and a 20-byte match whose offset reaches exactly the dictionary's first
  * byte (L + size; 65535, the window's end, where that is farther), or one
  * byte before it (L + size + 1: invalid, the dictionary does not reach
- * there), then 12 literals. Exact and ample capacity. The bytes before the
+ * there), then 12 literals. Exact and ample capacity (decompress_fast:
+ * the exact output size, which is all it is told). The bytes before the
  * dictionary are poisoned under ASan, so a decoder that reads one byte
  * before it is reported; ref's verdict (judge.h) decides the rest.
  *
@@ -98,7 +99,7 @@ static int chk_dict_compressor(const void *arg, char *msg, unsigned cap)
 
 /* ---- decoders -------------------------------------------------------------------- */
 
-enum dict_decoder { DD_USING_DICT, DD_STREAM };
+enum dict_decoder { DD_USING_DICT, DD_STREAM, DD_FAST };
 enum dict_place { DP_SEPARATE, DP_CONTIGUOUS };
 #define LIT_BEFORE 8
 #define MATCH 20
@@ -155,9 +156,11 @@ static int dict_call(const check *c, const dict_block *b, size_t cap, char *msg,
     unsigned char *ref_out = xmalloc(cap);
     const char *dptr = (const char *)hist.data + BEFORE;
     ref_decode_params p;
+    ref_decode_result last;
     judge_ref ref;
     judgement v;
     int r = -1, bad = 0;
+    size_t len = 0;
     memcpy(hist.data + BEFORE, dict, b->size);
     guard_poison_before(&hist, hist.data + BEFORE);
     guard_label(&in, "input");
@@ -169,8 +172,13 @@ static int dict_call(const check *c, const dict_block *b, size_t cap, char *msg,
     p.dst_cap = cap;
     p.dict = keep ? dict + b->size - keep : NULL;
     p.dict_len = keep;
-    ref = judge_ref_block(&p, NULL);
-    if (c->variant == DD_USING_DICT) {
+    p.stop_at_output_end = c->variant == DD_FAST;
+    ref = judge_ref_block(&p, &last);
+    if (c->variant == DD_FAST) {
+        /* LZ4_decompress_fast_usingDict: told the output size, not the input's */
+        r = subject->decompress_fast_using_dict((const char *)in.data, (char *)dst, (int)cap,
+                                                dptr, (int)b->size);
+    } else if (c->variant == DD_USING_DICT) {
         r = subject->decompress_safe_using_dict((const char *)in.data, (char *)dst,
                                                 (int)b->w.n, (int)cap, dptr, (int)b->size);
     } else {
@@ -189,17 +197,24 @@ static int dict_call(const check *c, const dict_block *b, size_t cap, char *msg,
             subject->dstream_free(ds);
         }
     }
-    if (!bad && r >= 0 && (size_t)r > cap) {
+    if (r >= 0)   /* decompress_fast returns the input it read; its output is cap bytes */
+        len = c->variant == DD_FAST ? cap : (size_t)r;
+    if (!bad && r >= 0 && len > cap) {
         snprintf(msg, msg_cap, "%s (%s); capacity %zu: returned %d", b->what,
                  contiguous ? "contiguous" : "separate", cap, r);
         bad = 1;
-    } else if (!bad && (v = judge_output(&ref, r >= 0, dst, r >= 0 ? (size_t)r : 0)) !=
-               JUDGE_PASS) {
+    } else if (!bad && (v = judge_output(&ref, r >= 0, dst, len)) != JUDGE_PASS) {
         snprintf(msg, msg_cap, "%s (%s with the output); capacity %zu: returned %d, ref strict "
                  "%s, compatible %s (%zu bytes): %s", b->what,
                  contiguous ? "contiguous" : "separate", cap, r,
                  ref.strict_ok ? "accepts" : "rejects", ref.compat_ok ? "accepts" : "rejects",
                  ref.len, judgement_class(v));
+        bad = 1;
+    } else if (!bad && c->variant == DD_FAST && r >= 0 && ref.compat_ok &&
+               (size_t)r != last.consumed) {
+        snprintf(msg, msg_cap, "%s (%s with the output); original size %zu: returned %d, "
+                 "ref reads %zu bytes", b->what, contiguous ? "contiguous" : "separate", cap,
+                 r, last.consumed);
         bad = 1;
     }
     free(ref_out);
@@ -220,8 +235,9 @@ static int chk_dict_decoder(const void *arg, char *msg, unsigned cap)
             dict_block b;
             if (!make_dict_block(s, k, lit, &b))
                 continue;
-            /* exact capacity, and ample */
-            bad = dict_call(c, &b, b.n, msg, cap) || dict_call(c, &b, b.n + 32, msg, cap);
+            /* exact capacity, and ample (decompress_fast: the output size) */
+            bad = dict_call(c, &b, b.n, msg, cap) ||
+                  (c->variant != DD_FAST && dict_call(c, &b, b.n + 32, msg, cap));
         }
     }
     free(lit);
@@ -236,6 +252,10 @@ void contracts_add_sweep_dict(const struct lz4_subject *tested, contract_add_fn 
         chk_dict_decoder, DD_USING_DICT, DP_SEPARATE);
     add("sweep.dict.decompress_safe_using_dict[contiguous]", CAP_DECOMPRESS_USING_DICT,
         chk_dict_decoder, DD_USING_DICT, DP_CONTIGUOUS);
+    add("sweep.dict.decompress_fast_using_dict[separate]", CAP_DECOMPRESS_FAST_USING_DICT,
+        chk_dict_decoder, DD_FAST, DP_SEPARATE);
+    add("sweep.dict.decompress_fast_using_dict[contiguous]", CAP_DECOMPRESS_FAST_USING_DICT,
+        chk_dict_decoder, DD_FAST, DP_CONTIGUOUS);
     add("sweep.dict.stream_decode[separate]", CAP_STREAM_DECOMPRESS, chk_dict_decoder,
         DD_STREAM, DP_SEPARATE);
     add("sweep.dict.stream_decode[contiguous]", CAP_STREAM_DECOMPRESS, chk_dict_decoder,

@@ -167,7 +167,7 @@ static const int decode_modes[] = { DM_PREFIX, DM_SEPARATE, DM_RING, DM_USINGDIC
 
 /* The entry points a compressing layout needs: saveDict's layout without
  * LZ4_saveDict is n/a (stream_plan_fit would run it as one buffer). */
-static unsigned layout_caps(unsigned stream_cap, int mode)
+static subject_caps layout_caps(subject_caps stream_cap, int mode)
 {
     return stream_cap | (mode == SM_SAVEDICT ? CAP_STREAM_SAVE_DICT : 0);
 }

@@ -62,7 +62,8 @@ static void default_calls(const struct probe_input *in, unsigned char *dst)
     }
 }
 
-static void dest_size_calls(const struct probe_input *in, unsigned char *dst)
+/* LZ4_compress_destSize (level 0) or LZ4_compress_HC_destSize at level. */
+static void dest_size_calls(const struct probe_input *in, unsigned char *dst, int level)
 {
     const struct lz4_subject *s = probe_subject;
     int targets[] = { bound_of(in->n), (int)in->n / 2, (int)in->n - 1, 100, 20, 13, 5, 1 };
@@ -72,12 +73,21 @@ static void dest_size_calls(const struct probe_input *in, unsigned char *dst)
         int src_n = (int)in->n, r, valid;
         if (targets[t] <= 0)
             continue;
-        r = s->compress_dest_size((const char *)in->data, (char *)dst, &src_n, targets[t]);
-        valid = r >= 0 && r <= targets[t] && src_n >= 0 && (size_t)src_n <= in->n &&
-                (r == 0 ? src_n == 0 || in->n == 0
-                        : probe_block_valid(dst, (size_t)r, in->data, (size_t)src_n, NULL, 0));
-        snprintf(call, sizeof call, "compress_dest_size[%s,target=%d]", in->name, targets[t]);
-        probe_emit(call, "compress", valid, (long long)r * 100000000LL + src_n, dst,
+        r = level ? s->compress_hc_dest_size((const char *)in->data, (char *)dst, &src_n,
+                                             targets[t], level)
+                  : s->compress_dest_size((const char *)in->data, (char *)dst, &src_n,
+                                          targets[t]);
+        /* 0 is a failure, after which *srcSizePtr is not specified (lz4.h,
+         * lz4hc.h: it is updated "on success") */
+        valid = r == 0 || (r > 0 && r <= targets[t] && src_n >= 0 && (size_t)src_n <= in->n &&
+                           probe_block_valid(dst, (size_t)r, in->data, (size_t)src_n, NULL, 0));
+        if (level)
+            snprintf(call, sizeof call, "compress_hc_dest_size[%s,level=%d,target=%d]",
+                     in->name, level, targets[t]);
+        else
+            snprintf(call, sizeof call, "compress_dest_size[%s,target=%d]", in->name,
+                     targets[t]);
+        probe_emit(call, "compress", valid, r > 0 ? (long long)r * 100000000LL + src_n : r, dst,
                    r > 0 ? (size_t)r : 0);
     }
 }
@@ -121,7 +131,10 @@ void probe_block_compressors(const struct probe_input *in)
             block_record(call, r, dst, bound, in, NULL, 0);
         }
     if (s->caps & CAP_COMPRESS_DEST_SIZE)
-        dest_size_calls(in, dst);
+        dest_size_calls(in, dst, 0);
+    if (s->caps & CAP_COMPRESS_HC_DEST_SIZE)   /* mid, hash chain, optimal (lz4hc.c) */
+        for (level = 2; level <= 12; level += level == 2 ? 7 : 3)
+            dest_size_calls(in, dst, level);
     if (s->caps & CAP_COMPRESS_HC)
         for (level = -1; level <= 13; level++) {
             int made;
@@ -243,8 +256,11 @@ static void stream_dict_calls(const struct probe_input *in, int hc, int level,
     free(dict);
 }
 
+/* Begin, Update in pieces (each followed by LZ4F_flush when flush is
+ * set), End. */
 static void frame_stream(const struct probe_input *in, const struct subject_frame_prefs *p,
-                         size_t piece, const char *label, unsigned char *dst, size_t cap)
+                         size_t piece, int flush, const char *label, unsigned char *dst,
+                         size_t cap)
 {
     const struct lz4_subject *s = probe_subject;
     void *cctx = s->frame_cctx_create();
@@ -262,6 +278,10 @@ static void frame_stream(const struct probe_input *in, const struct subject_fram
             r = s->frame_compress_update(cctx, dst + made, cap - made, in->data + off, n);
             if (r >= 0)
                 made += (size_t)r;
+            if (r >= 0 && flush)
+                r = s->frame_compress_flush(cctx, dst + made, cap - made);
+            if (r >= 0 && flush)
+                made += (size_t)r;
         }
         if (r >= 0)
             r = s->frame_compress_end(cctx, dst + made, cap - made);
@@ -271,18 +291,21 @@ static void frame_stream(const struct probe_input *in, const struct subject_fram
         }
     }
     s->frame_cctx_free(cctx);
-    snprintf(call, sizeof call, "frame_stream[%s,%s,piece=%zu]", in->name, label, piece);
+    snprintf(call, sizeof call, "frame_stream[%s,%s,piece=%zu%s]", in->name, label, piece,
+             flush ? ",flush" : "");
     probe_emit(call, "compress", valid, r < 0 ? -1 : (long long)made, dst, r < 0 ? 0 : made);
 }
 
 void probe_frame_compressors(const struct probe_input *in)
 {
     /* level, block size id, independent, content checksum, block checksum,
-     * content size, auto flush */
-    static const int prefs[][7] = { { 0, 0, 0, 0, 0, 0, 0 }, { -1, 4, 1, 1, 0, 1, 0 },
-                                    { 1, 4, 0, 0, 1, 0, 1 }, { 2, 5, 0, 1, 1, 1, 0 },
-                                    { 3, 4, 0, 0, 0, 0, 1 }, { 9, 7, 1, 1, 0, 0, 0 },
-                                    { 12, 4, 0, 1, 1, 1, 1 } };
+     * content size, auto flush, favorDecSpeed (which the optimal parser,
+     * levels 10 to 12, reads) */
+    static const int prefs[][8] = { { 0, 0, 0, 0, 0, 0, 0, 0 }, { -1, 4, 1, 1, 0, 1, 0, 0 },
+                                    { 1, 4, 0, 0, 1, 0, 1, 0 }, { 2, 5, 0, 1, 1, 1, 0, 0 },
+                                    { 3, 4, 0, 0, 0, 0, 1, 0 }, { 9, 7, 1, 1, 0, 0, 0, 0 },
+                                    { 12, 4, 0, 1, 1, 1, 1, 0 }, { 10, 4, 0, 0, 0, 0, 0, 1 },
+                                    { 12, 5, 1, 1, 0, 1, 0, 1 } };
     static const size_t pieces[] = { 7, 1000, 65537 };
     const struct lz4_subject *s = probe_subject;
     /* room for LZ4F_compressBound of a 4 MiB block held back */
@@ -299,6 +322,7 @@ void probe_frame_compressors(const struct probe_input *in)
         p.block_checksum = prefs[i][4];
         p.content_size = prefs[i][5] ? in->n : 0;
         p.auto_flush = prefs[i][6];
+        p.favor_dec_speed = prefs[i][7];
         snprintf(label, sizeof label, "prefs=%zu", i);
         if (s->caps & CAP_FRAME_COMPRESS) {
             size_t bound = s->frame_compress_bound(in->n, &p);
@@ -308,8 +332,11 @@ void probe_frame_compressors(const struct probe_input *in)
             probe_emit(call, "compress", valid, r < 0 ? -1 : r, dst, r < 0 ? 0 : (size_t)r);
         }
         if ((s->caps & CAP_FRAME_COMPRESS_STREAM) && in->n >= 1000)
-            for (k = 0; k < sizeof pieces / sizeof pieces[0]; k++)
-                frame_stream(in, &p, pieces[k], label, dst, cap);
+            for (k = 0; k < sizeof pieces / sizeof pieces[0]; k++) {
+                frame_stream(in, &p, pieces[k], 0, label, dst, cap);
+                if ((s->caps & CAP_FRAME_FLUSH) && pieces[k] < 65536)
+                    frame_stream(in, &p, pieces[k], 1, label, dst, cap);
+            }
     }
     free(dst);
 }

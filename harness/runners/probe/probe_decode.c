@@ -105,6 +105,21 @@ static void dict_calls(const struct probe_input *in, const unsigned char *blk_un
                      in->name, dict_sizes[d]);
             decode_record(call, r, joined + dict_sizes[d]);
         }
+        if (s->caps & CAP_DECOMPRESS_FAST_USING_DICT) {   /* returns the input it read */
+            r = s->decompress_fast_using_dict((const char *)blk, (char *)joined + 100000,
+                                              (int)in->n, (const char *)dp, (int)dict_sizes[d]);
+            snprintf(call, sizeof call, "decompress_fast_using_dict[%s,dict=%zu,separate]",
+                     in->name, dict_sizes[d]);
+            probe_emit(call, "decode", -1, r, r >= 0 ? joined + 100000 : NULL,
+                       r >= 0 ? in->n : 0);
+            r = s->decompress_fast_using_dict((const char *)blk, (char *)joined + dict_sizes[d],
+                                              (int)in->n, (const char *)joined,
+                                              (int)dict_sizes[d]);
+            snprintf(call, sizeof call, "decompress_fast_using_dict[%s,dict=%zu,contiguous]",
+                     in->name, dict_sizes[d]);
+            probe_emit(call, "decode", -1, r, r >= 0 ? joined + dict_sizes[d] : NULL,
+                       r >= 0 ? in->n : 0);
+        }
         if (s->caps & CAP_STREAM_DECOMPRESS) {
             void *ds = s->dstream_create();
             if (ds) {

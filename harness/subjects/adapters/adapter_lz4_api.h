@@ -76,6 +76,16 @@ static int api_decompress_safe_using_dict(const char *s, char *d, int n, int cap
 #define api_decompress_safe_using_dict NULL
 #endif
 
+/* LZ4_decompress_fast_usingDict (lz4.h r131+; deprecated since 1.9.0,
+ * tested on purpose as LZ4_decompress_fast is). */
+#if defined(HAVE_LZ4_DECOMPRESS_FAST_USINGDICT)
+static int api_decompress_fast_using_dict(const char *s, char *d, int original,
+                                          const char *dict, int dict_size)
+{ return LZ4_decompress_fast_usingDict(s, d, original, dict, dict_size); }
+#else
+#define api_decompress_fast_using_dict NULL
+#endif
+
 /* ---- compressors ----------------------------------------------------------- */
 
 #if defined(HAVE_LZ4_COMPRESSBOUND)
@@ -133,6 +143,21 @@ static int api_compress_hc_ext_state(const char *s, char *d, int n, int cap, int
 #define api_compress_hc_ext_state NULL
 #endif
 
+/* LZ4_compress_HC_destSize with one state allocated once, as above (the
+ * entry point initialises it on every call). */
+#if defined(HAVE_LZ4_COMPRESS_HC_DESTSIZE) && defined(HAVE_LZ4_SIZEOFSTATEHC) && \
+    !defined(LZ4_API_WRKMEM)
+static int api_compress_hc_dest_size(const char *s, char *d, int *n, int target, int level)
+{
+    static void *state;
+    if (!state)
+        state = adapter_alloc((size_t)LZ4_sizeofStateHC());
+    return LZ4_compress_HC_destSize(state, s, d, n, target, level);
+}
+#else
+#define api_compress_hc_dest_size NULL
+#endif
+
 /* loadDict + compress_fast_continue on a stream just reset (LZ4_resetStream
  * clears the whole state: the allocation is kept, as the work memory). */
 #if defined(HAVE_LZ4_LOADDICT) && defined(HAVE_LZ4_COMPRESS_FAST_CONTINUE)
@@ -164,13 +189,17 @@ static int api_compress_using_dict(const char *dict, int dict_size, const char *
     .compress_dest_size = api_compress_dest_size,                       \
     .compress_hc = api_compress_hc,                                     \
     .compress_hc_ext_state = api_compress_hc_ext_state,                 \
-    .compress_using_dict = api_compress_using_dict
+    .compress_using_dict = api_compress_using_dict,                     \
+    .compress_hc_dest_size = api_compress_hc_dest_size,                 \
+    .decompress_fast_using_dict = api_decompress_fast_using_dict
 
 /* The capability bits of the filled slots of the block and old kernel
  * APIs and unlz4, one slot each (the frame adapters set the frame bits). */
-static unsigned slot_caps(const struct lz4_subject *t)
+static subject_caps slot_caps(const struct lz4_subject *t)
 {
-    return (t->compress_bound ? CAP_COMPRESS_BOUND : 0u) |
+    return (t->compress_hc_dest_size ? CAP_COMPRESS_HC_DEST_SIZE : 0u) |
+           (t->decompress_fast_using_dict ? CAP_DECOMPRESS_FAST_USING_DICT : 0u) |
+           (t->compress_bound ? CAP_COMPRESS_BOUND : 0u) |
            (t->decompress_safe ? CAP_DECOMPRESS_SAFE : 0u) |
            (t->decompress_safe_partial ? CAP_DECOMPRESS_PARTIAL : 0u) |
            (t->decompress_fast ? CAP_DECOMPRESS_FAST : 0u) |

@@ -99,6 +99,30 @@ static int r_decompress_safe_using_dict(const char *s, char *d, int n, int cap,
     return decode_result(ref_decode(&p));
 }
 
+/* The same with a dictionary as history: only its last 64 KiB can be
+ * referenced; where it ends at dst it is the output's own prefix, which
+ * ref reads the same way. */
+static int r_decompress_fast_using_dict(const char *s, char *d, int original,
+                                        const char *dict, int dict_size)
+{
+    ref_decode_params p;
+    ref_decode_result r;
+    if (!s || original < 0 || dict_size < 0)
+        return -1;
+    p = params(s, SIZE_MAX - (uintptr_t)s, d, (size_t)original);
+    p.stop_at_output_end = 1;
+    if (dict_size > REF_MAX_DICT) {
+        dict += dict_size - REF_MAX_DICT;
+        dict_size = REF_MAX_DICT;
+    }
+    p.dict = (const uint8_t *)dict;
+    p.dict_len = (size_t)dict_size;
+    r = ref_decode(&p);
+    if (r.status != REF_OK || r.written != (size_t)original)
+        return -1;
+    return (int)r.consumed;
+}
+
 static int encode(const char *dict, int dict_size, const char *s, char *d, int n, int cap,
                   int accel, ref_encode_mode mode, int *consumed)
 {
@@ -159,12 +183,14 @@ const struct lz4_subject *SUBJECT_ENTRY(void)
         .generation = GEN_REF,
         .caps = CAP_COMPRESS_BOUND | CAP_DECOMPRESS_SAFE | CAP_DECOMPRESS_PARTIAL |
                 CAP_DECOMPRESS_FAST | CAP_DECOMPRESS_USING_DICT | CAP_COMPRESS_DEFAULT |
-                CAP_COMPRESS_FAST | CAP_COMPRESS_DEST_SIZE | CAP_COMPRESS_USING_DICT,
+                CAP_COMPRESS_FAST | CAP_COMPRESS_DEST_SIZE | CAP_COMPRESS_USING_DICT |
+                CAP_DECOMPRESS_FAST_USING_DICT,
         .compress_bound = r_compress_bound,
         .decompress_safe = r_decompress_safe,
         .decompress_safe_partial = r_decompress_safe_partial,
         .decompress_fast = r_decompress_fast,
         .decompress_safe_using_dict = r_decompress_safe_using_dict,
+        .decompress_fast_using_dict = r_decompress_fast_using_dict,
         .compress_default = r_compress_default,
         .compress_fast = r_compress_fast,
         .compress_dest_size = r_compress_dest_size,

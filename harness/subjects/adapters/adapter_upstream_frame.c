@@ -72,6 +72,9 @@ void upstream_lz4f_prefs(const struct subject_frame_prefs *p, LZ4F_preferences_t
 #endif
     out->compressionLevel = p->level;
     out->autoFlush = (unsigned)p->auto_flush;
+#if defined(HAVE_LZ4F_PREFS_FAVORDECSPEED)
+    out->favorDecSpeed = (unsigned)p->favor_dec_speed;
+#endif
 }
 
 #if defined(HAVE_LZ4F_DECOMPRESS)
@@ -197,6 +200,13 @@ static long long f_end(void *p, unsigned char *dst, size_t cap)
 {
     return upstream_lz4f_result(LZ4F_compressEnd(((struct frame_cctx *)p)->cctx, dst, cap, NULL));
 }
+
+#if defined(HAVE_LZ4F_FLUSH)
+static long long f_flush(void *p, unsigned char *dst, size_t cap)
+{
+    return upstream_lz4f_result(LZ4F_flush(((struct frame_cctx *)p)->cctx, dst, cap, NULL));
+}
+#endif
 #endif
 
 #if defined(HAVE_LZ4F_GETFRAMEINFO)
@@ -262,6 +272,9 @@ void upstream_frame_fill(struct lz4_subject *s)
     s->frame_compress_update = f_update;
     s->frame_compress_update_bound = f_update_bound;
     FILL(frame_compress_end, f_end, CAP_FRAME_COMPRESS_STREAM);
+#if defined(HAVE_LZ4F_FLUSH)
+    FILL(frame_compress_flush, f_flush, CAP_FRAME_FLUSH);
+#endif
 #if defined(HAVE_LZ4F_COMPRESSBEGIN_USINGCDICT)
     s->caps |= CAP_FRAME_COMPRESS_CDICT;
 #endif

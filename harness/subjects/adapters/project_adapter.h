@@ -62,9 +62,11 @@
 #endif
 
 /* The capability bits of the slots an adapter filled. */
-static inline unsigned project_caps(const struct lz4_subject *t)
+static inline subject_caps project_caps(const struct lz4_subject *t)
 {
-    return (t->compress_bound ? CAP_COMPRESS_BOUND : 0u) |
+    return (t->compress_hc_dest_size ? CAP_COMPRESS_HC_DEST_SIZE : 0u) |
+           (t->decompress_fast_using_dict ? CAP_DECOMPRESS_FAST_USING_DICT : 0u) |
+           (t->compress_bound ? CAP_COMPRESS_BOUND : 0u) |
            (t->decompress_safe ? CAP_DECOMPRESS_SAFE : 0u) |
            (t->decompress_safe_partial ? CAP_DECOMPRESS_PARTIAL : 0u) |
            (t->decompress_fast ? CAP_DECOMPRESS_FAST : 0u) |

@@ -65,6 +65,13 @@ enum subject_cap {
     CAP_FRAME_INFO = 1u << 30,            /* LZ4F_getFrameInfo */
 };
 
+/* The capability set: 64 bits. The bits from 31 on are macros, since an
+ * enumeration constant is an int (C11 6.7.2.2). */
+typedef unsigned long long subject_caps;
+#define CAP_COMPRESS_HC_DEST_SIZE (1ull << 31)      /* LZ4_compress_HC_destSize */
+#define CAP_DECOMPRESS_FAST_USING_DICT (1ull << 32) /* LZ4_decompress_fast_usingDict */
+#define CAP_FRAME_FLUSH (1ull << 33)                /* LZ4F_flush */
+
 /* Frame preferences, the fields of LZ4F_preferences_t lz4gate draws (a
  * zeroed struct is LZ4F's default). */
 struct subject_frame_prefs {
@@ -76,6 +83,7 @@ struct subject_frame_prefs {
     unsigned dict_id;
     int level;                    /* compressionLevel: < 0 fast acceleration, 0 default, >= 3 HC */
     int auto_flush;
+    int favor_dec_speed;          /* favorDecSpeed (1.8.2+; ignored where the tree lacks it) */
 };
 
 /* The header fields LZ4F_getFrameInfo reports (frame_get_info); -1 where
@@ -108,7 +116,7 @@ typedef void (*unlz4_error_fn)(char *msg);
 struct lz4_subject {
     const char *name;          /* as given: "ref", "kernel:/path", ... */
     enum subject_generation generation;
-    unsigned caps;
+    subject_caps caps;
 
     /* Upstream-style API (kernel 4.11+ has the same signatures; the adapter
      * supplies wrkmem). */
@@ -134,6 +142,15 @@ struct lz4_subject {
     /* Compress src with dict as history (loadDict + compress_fast_continue). */
     int (*compress_using_dict)(const char *dict, int dict_size, const char *src, char *dst,
                                int src_size, int dst_capacity, int acceleration);
+    /* LZ4_compress_HC_destSize (lz4hc.h, 1.8.0+) with a state the adapter
+     * allocated once: as compress_dest_size, at an HC level. */
+    int (*compress_hc_dest_size)(const char *src, char *dst, int *src_size_ptr,
+                                 int target_dst_size, int level);
+    /* LZ4_decompress_fast_usingDict: decompress_fast's contract (returns
+     * the input bytes read) with dict[0..dict_size) as history; a
+     * dictionary ending where dst starts is the "contiguous" case. */
+    int (*decompress_fast_using_dict)(const char *src, char *dst, int original_size,
+                                      const char *dict, int dict_size);
 
     /* Old kernel API (3.11-4.10), with its own conventions (docs/fix-history.md#old-kernel-api-g1). */
     int (*old_compress)(const unsigned char *src, size_t src_len, unsigned char *dst,
@@ -174,6 +191,9 @@ struct lz4_subject {
     long long (*frame_compress_update)(void *cctx, unsigned char *dst, size_t dst_capacity,
                                        const unsigned char *src, size_t src_size);
     long long (*frame_compress_end)(void *cctx, unsigned char *dst, size_t dst_capacity);
+    /* LZ4F_flush (CAP_FRAME_FLUSH): the data buffered by Updates written
+     * out as a block now; returns the bytes written (0: nothing buffered). */
+    long long (*frame_compress_flush)(void *cctx, unsigned char *dst, size_t dst_capacity);
     /* LZ4F_getFrameInfo on a new decompression context (freed after):
      * reads up to *src_len bytes of a frame's start, sets *src_len to the
      * bytes it consumed, fills *info; returns the hint, or a negative LZ4F
@@ -284,7 +304,7 @@ const struct lz4_subject *lz4gate_subject_b(void);
 
 /* Names for reports. */
 const char *subject_generation_name(enum subject_generation g);
-const char *subject_cap_name(unsigned cap);
+const char *subject_cap_name(subject_caps cap);
 
 #ifdef __cplusplus
 }

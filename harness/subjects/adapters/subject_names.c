@@ -10,9 +10,15 @@ const char *subject_generation_name(enum subject_generation g)
     return (unsigned)g < GEN_COUNT ? names[g] : "unknown";
 }
 
-const char *subject_cap_name(unsigned cap)
+const char *subject_cap_name(subject_caps cap)
 {
-    switch (cap) {
+    if (cap == CAP_COMPRESS_HC_DEST_SIZE)   /* (the macro bits: not case labels of an int) */
+        return "LZ4_compress_HC_destSize";
+    if (cap == CAP_DECOMPRESS_FAST_USING_DICT)
+        return "LZ4_decompress_fast_usingDict";
+    if (cap == CAP_FRAME_FLUSH)
+        return "LZ4F_flush";
+    switch ((unsigned)cap) {
     case CAP_COMPRESS_BOUND: return "compress_bound";
     case CAP_DECOMPRESS_SAFE: return "decompress_safe";
     case CAP_DECOMPRESS_PARTIAL: return "decompress_safe_partial";

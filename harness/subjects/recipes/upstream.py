@@ -16,13 +16,14 @@ UPSTREAM_PROBES = [
     "LZ4_decompress_fast", "LZ4_decompress_safe_usingDict", "LZ4_compress_default",
     "LZ4_compress_fast", "LZ4_compress_destSize", "LZ4_compress_limitedOutput",
     "LZ4_uncompress", "LZ4_uncompress_unknownOutputSize", "LZ4_loadDict",
-    "LZ4_compress_fast_continue",
+    "LZ4_compress_fast_continue", "LZ4_decompress_fast_usingDict",
 ]
 UPSTREAM_HC_PROBES = ["LZ4_compress_HC", "LZ4_compressHC2_limitedOutput",
-                      "LZ4_compress_HC_extStateHC", "LZ4_sizeofStateHC"]
+                      "LZ4_compress_HC_extStateHC", "LZ4_sizeofStateHC",
+                      "LZ4_compress_HC_destSize"]
 FRAME_PROBES = ["LZ4F_decompress", "LZ4F_resetDecompressionContext", "LZ4F_decompress_usingDict",
                 "LZ4F_compressFrame", "LZ4F_compressBegin", "LZ4F_compressBegin_usingCDict",
-                "LZ4F_getFrameInfo"]
+                "LZ4F_getFrameInfo", "LZ4F_flush"]
 # How the frame API's versions differ (adapter_upstream_frame.c): each probe
 # program compiles only where the tree has the feature; HAVE_<NAME> if so.
 FRAME_SOURCE_PROBES = {
@@ -39,6 +40,8 @@ FRAME_SOURCE_PROBES = {
     # frameInfo.frameType (r129, with the prefixed enums)
     "LZ4F_FRAMEINFO_FRAMETYPE": "int probe(LZ4F_frameInfo_t *f) "
                                 "{ return f->frameType == LZ4F_skippableFrame; }\n",
+    # preferences.favorDecSpeed (1.8.2)
+    "LZ4F_PREFS_FAVORDECSPEED": "void probe(LZ4F_preferences_t *p) { p->favorDecSpeed = 1; }\n",
 }
 
 
