@@ -1,7 +1,8 @@
 """The history boundary sweeps (issue 25): sweep.dict.* (dictionaries of 0,
 1, 4, 65534..65537 and 100000 bytes, separate and contiguous with the
-output, offsets at their first byte and one before) and sweep.stream.* (2
-to 5 streamed blocks around 64 KiB of history, every input layout) pass on
+output, offsets at their first byte and one before; the safe, fast and
+streaming decoders) and sweep.stream.* (2 to 5 streamed blocks around 64
+KiB of history, every input layout; an empty block between two) pass on
 ref, and ref's own streams keep only what a decoder keeps across a jump.
 Their planted bugs (broken:dict_prefix_64k_early,
 broken:stream_history_one_short): tests/test_sweeps_planted.py."""
@@ -20,6 +21,10 @@ def test_sweeps_pass_on_ref():
             "sweep.dict.decompress_safe_using_dict[separate]",
             "sweep.dict.decompress_safe_using_dict[contiguous]",
             "sweep.dict.stream_decode[separate]", "sweep.dict.stream_decode[contiguous]",
+            "sweep.dict.decompress_fast_using_dict[separate]",
+            "sweep.dict.decompress_fast_using_dict[contiguous]",
+            "sweep.stream.decode_empty_block_between[one_buffer]",
+            "sweep.stream.decode_empty_block_between[separate]",
             "sweep.stream.compress[mode=prefix]", "sweep.stream.compress[mode=separate]",
             "sweep.stream.compress[mode=ring]", "sweep.stream.compress[mode=savedict]",
             # a 64 KiB + 1 dictionary, then a ring that wraps: ref's stream
