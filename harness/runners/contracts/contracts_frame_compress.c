@@ -183,8 +183,11 @@ static int chk_compress_cdict_reuse(const void *arg, char *msg, unsigned cap)
 }
 
 /* One call's output into a guard buffer of exactly room bytes, then
- * appended to frame[*len..); the call's result, or -1 with msg. */
+ * appended to frame[*len..); the call's result, or FLUSH_STEP_OVER_ROOM
+ * when it says it wrote more than the room. */
 enum flush_call { FC_UPDATE, FC_FLUSH, FC_END };
+/* flush_step's result for a call that says it wrote more than its room */
+#define FLUSH_STEP_OVER_ROOM (-1000000LL)
 
 static long long flush_step(void *cctx, enum flush_call which, const unsigned char *src,
                             size_t n, size_t room, unsigned char *frame, size_t *len)
@@ -203,7 +206,7 @@ static long long flush_step(void *cctx, enum flush_call which, const unsigned ch
         *len += (size_t)r;
     }
     guard_free(&out);
-    return r;
+    return r > 0 && (size_t)r > room ? FLUSH_STEP_OVER_ROOM : r;
 }
 
 /* LZ4F_flush after every Update: each buffered partial block goes out as a
@@ -250,13 +253,15 @@ static int chk_compress_flush(const void *arg, char *msg, unsigned cap)
                            frame, &len);
         }
         if (r < 0) {
-            snprintf(msg, cap, "%s: %s", what, subject->frame_error_name(r));
+            snprintf(msg, cap, "%s: %s", what, r == FLUSH_STEP_OVER_ROOM ?
+                     "returned more bytes than its room" : subject->frame_error_name(r));
             bad = 1;
         }
     }
     if (!bad && (r = flush_step(cctx, FC_END, NULL, 0, subject->frame_compress_update_bound(0, &p),
                                 frame, &len)) < 0) {
-        snprintf(msg, cap, "compressEnd: %s", subject->frame_error_name(r));
+        snprintf(msg, cap, "compressEnd: %s", r == FLUSH_STEP_OVER_ROOM ?
+                 "returned more bytes than its room" : subject->frame_error_name(r));
         bad = 1;
     }
     if (!bad) {
