@@ -189,6 +189,13 @@ enum flush_call { FC_UPDATE, FC_FLUSH, FC_END };
 /* flush_step's result for a call that says it wrote more than its room */
 #define FLUSH_STEP_OVER_ROOM (-1000000LL)
 
+/* What a failing flush_step said. */
+static const char *flush_step_error(long long r)
+{
+    return r == FLUSH_STEP_OVER_ROOM ? "returned more bytes than its room"
+                                     : subject->frame_error_name(r);
+}
+
 static long long flush_step(void *cctx, enum flush_call which, const unsigned char *src,
                             size_t n, size_t room, unsigned char *frame, size_t *len)
 {
@@ -253,15 +260,13 @@ static int chk_compress_flush(const void *arg, char *msg, unsigned cap)
                            frame, &len);
         }
         if (r < 0) {
-            snprintf(msg, cap, "%s: %s", what, r == FLUSH_STEP_OVER_ROOM ?
-                     "returned more bytes than its room" : subject->frame_error_name(r));
+            snprintf(msg, cap, "%s: %s", what, flush_step_error(r));
             bad = 1;
         }
     }
     if (!bad && (r = flush_step(cctx, FC_END, NULL, 0, subject->frame_compress_update_bound(0, &p),
                                 frame, &len)) < 0) {
-        snprintf(msg, cap, "compressEnd: %s", r == FLUSH_STEP_OVER_ROOM ?
-                 "returned more bytes than its room" : subject->frame_error_name(r));
+        snprintf(msg, cap, "compressEnd: %s", flush_step_error(r));
         bad = 1;
     }
     if (!bad) {

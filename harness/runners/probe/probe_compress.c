@@ -278,9 +278,8 @@ static void frame_stream(const struct probe_input *in, const struct subject_fram
             r = s->frame_compress_update(cctx, dst + made, cap - made, in->data + off, n);
             if (r >= 0)
                 made += (size_t)r;
-            if (r >= 0 && flush)
-                r = s->frame_compress_flush(cctx, dst + made, cap - made);
-            if (r >= 0 && flush)
+            if (r >= 0 && flush && (r = s->frame_compress_flush(cctx, dst + made,
+                                                                 cap - made)) >= 0)
                 made += (size_t)r;
         }
         if (r >= 0)

@@ -130,29 +130,35 @@ COMPRESSOR_BODY(LZ4HC_MEM_COMPRESS, LZ4_compress_HC(s, d, n, cap, level WRKMEM))
  * LZ4_compress_HC does inside, minus its per-call 256 KiB allocation under
  * LZ4HC_HEAPMODE: 35% of compress_roundtrip's time, issue 15). The entry
  * point initialises the state itself (LZ4_initStreamHC) on every call. */
-#if defined(HAVE_LZ4_COMPRESS_HC_EXTSTATEHC) && defined(HAVE_LZ4_SIZEOFSTATEHC) && \
-    !defined(LZ4_API_WRKMEM)
-static int api_compress_hc_ext_state(const char *s, char *d, int n, int cap, int level)
+#if defined(HAVE_LZ4_SIZEOFSTATEHC) && !defined(LZ4_API_WRKMEM) && \
+    (defined(HAVE_LZ4_COMPRESS_HC_EXTSTATEHC) || defined(HAVE_LZ4_COMPRESS_HC_DESTSIZE))
+/* The one HC state of the entry points that take the caller's (each
+ * initialises it on every call, so they can share it). */
+static void *adapter_hc_state(void)
 {
     static void *state;
     if (!state)
         state = adapter_alloc((size_t)LZ4_sizeofStateHC());
-    return LZ4_compress_HC_extStateHC(state, s, d, n, cap, level);
+    return state;
+}
+#endif
+
+#if defined(HAVE_LZ4_COMPRESS_HC_EXTSTATEHC) && defined(HAVE_LZ4_SIZEOFSTATEHC) && \
+    !defined(LZ4_API_WRKMEM)
+static int api_compress_hc_ext_state(const char *s, char *d, int n, int cap, int level)
+{
+    return LZ4_compress_HC_extStateHC(adapter_hc_state(), s, d, n, cap, level);
 }
 #else
 #define api_compress_hc_ext_state NULL
 #endif
 
-/* LZ4_compress_HC_destSize with one state allocated once, as above (the
- * entry point initialises it on every call). */
+/* LZ4_compress_HC_destSize on the same state. */
 #if defined(HAVE_LZ4_COMPRESS_HC_DESTSIZE) && defined(HAVE_LZ4_SIZEOFSTATEHC) && \
     !defined(LZ4_API_WRKMEM)
 static int api_compress_hc_dest_size(const char *s, char *d, int *n, int target, int level)
 {
-    static void *state;
-    if (!state)
-        state = adapter_alloc((size_t)LZ4_sizeofStateHC());
-    return LZ4_compress_HC_destSize(state, s, d, n, target, level);
+    return LZ4_compress_HC_destSize(adapter_hc_state(), s, d, n, target, level);
 }
 #else
 #define api_compress_hc_dest_size NULL

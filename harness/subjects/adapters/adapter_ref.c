@@ -64,44 +64,23 @@ static int r_decompress_safe_partial(const char *s, char *d, int n, int target, 
     return decode_result(ref_decode(&p));
 }
 
-/* Known output size, unknown input size: the LZ4_decompress_fast contract
- * (trusted input). Returns the input bytes read. The input bound is "as far
- * as the address space goes", so a malformed block reads past its buffer
- * exactly as the contract permits, and ASan reports it. */
-static int r_decompress_fast(const char *s, char *d, int original)
+/* Only the last 64 KiB of a dictionary can be referenced. */
+static void set_dict(ref_decode_params *p, const char *dict, int dict_size)
 {
-    ref_decode_params p;
-    ref_decode_result r;
-    if (!s || original < 0)
-        return -1;
-    p = params(s, SIZE_MAX - (uintptr_t)s, d, (size_t)original);
-    p.stop_at_output_end = 1;
-    r = ref_decode(&p);
-    if (r.status != REF_OK || r.written != (size_t)original)
-        return -1;
-    return (int)r.consumed;
-}
-
-static int r_decompress_safe_using_dict(const char *s, char *d, int n, int cap,
-                                        const char *dict, int dict_size)
-{
-    ref_decode_params p;
-    if (!s || n < 0 || cap < 0 || dict_size < 0)
-        return -1;
-    p = params(s, (size_t)n, d, (size_t)cap);
-    /* Only the last 64 KiB of a dictionary can be referenced. */
     if (dict_size > REF_MAX_DICT) {
         dict += dict_size - REF_MAX_DICT;
         dict_size = REF_MAX_DICT;
     }
-    p.dict = (const uint8_t *)dict;
-    p.dict_len = (size_t)dict_size;
-    return decode_result(ref_decode(&p));
+    p->dict = (const uint8_t *)dict;
+    p->dict_len = (size_t)dict_size;
 }
 
-/* The same with a dictionary as history: only its last 64 KiB can be
- * referenced; where it ends at dst it is the output's own prefix, which
- * ref reads the same way. */
+/* Known output size, unknown input size: the LZ4_decompress_fast contract
+ * (trusted input), with dict[0..dict_size) as history (none: NULL, 0);
+ * where the dictionary ends at dst it is the output's own prefix, which ref
+ * reads the same way. Returns the input bytes read. The input bound is "as
+ * far as the address space goes", so a malformed block reads past its
+ * buffer exactly as the contract permits, and ASan reports it. */
 static int r_decompress_fast_using_dict(const char *s, char *d, int original,
                                         const char *dict, int dict_size)
 {
@@ -111,16 +90,27 @@ static int r_decompress_fast_using_dict(const char *s, char *d, int original,
         return -1;
     p = params(s, SIZE_MAX - (uintptr_t)s, d, (size_t)original);
     p.stop_at_output_end = 1;
-    if (dict_size > REF_MAX_DICT) {
-        dict += dict_size - REF_MAX_DICT;
-        dict_size = REF_MAX_DICT;
-    }
-    p.dict = (const uint8_t *)dict;
-    p.dict_len = (size_t)dict_size;
+    set_dict(&p, dict, dict_size);
     r = ref_decode(&p);
     if (r.status != REF_OK || r.written != (size_t)original)
         return -1;
     return (int)r.consumed;
+}
+
+static int r_decompress_fast(const char *s, char *d, int original)
+{
+    return r_decompress_fast_using_dict(s, d, original, NULL, 0);
+}
+
+static int r_decompress_safe_using_dict(const char *s, char *d, int n, int cap,
+                                        const char *dict, int dict_size)
+{
+    ref_decode_params p;
+    if (!s || n < 0 || cap < 0 || dict_size < 0)
+        return -1;
+    p = params(s, (size_t)n, d, (size_t)cap);
+    set_dict(&p, dict, dict_size);
+    return decode_result(ref_decode(&p));
 }
 
 static int encode(const char *dict, int dict_size, const char *s, char *d, int n, int cap,
