@@ -64,7 +64,7 @@ subjects: deps
 test: deps subjects
 	$(PYTHON) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup --durations=25 tests
 
-# The inner loop (README: which to run when): ref unit tests (asan64),
+# The inner loop (docs/commands.md: which to run when): ref unit tests (asan64),
 # contracts on ref and upstream (asan64), regress --check, corpus replays (asan64).
 check: deps subjects
 	$(PYTHON) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup -m check tests
@@ -136,7 +136,7 @@ scan:
 	$(if $(DIR),,$(error usage: make scan DIR=project-tree [JSON=1]))
 	@$(HARNESS) scan $(DIR) $(if $(JSON),--json)
 
-# project:DIR subjects (README "Project APIs"): ADAPTER=FILE.c [SOURCES=a.c,b.c]
+# project:DIR subjects (docs/subjects.md, "Project APIs"): ADAPTER=FILE.c [SOURCES=a.c,b.c]
 # (the gate also BASE_ADAPTER=, CANDIDATE_ADAPTER=)
 ADAPTER_ARGS = $(if $(ADAPTER),--adapter $(ADAPTER)) $(if $(SOURCES),--sources $(SOURCES))
 

@@ -97,11 +97,11 @@ static void op_hc(const struct lz4_subject *s, const draw *d)
     dst = fz_scratch(1, (size_t)cap);
     r = s->compress_hc((const char *)d->data, (char *)dst, (int)d->n, cap, d->level);
     if (r < 0 || r > cap || (r == 0 && !armed(d)))
-        fz_finding(r == 0 ? "fails_within_bound" : "return_above_capacity", "compress_hc",
+        fz_finding(r == 0 ? FAIL_FAILS_WITHIN_BOUND : FAIL_RETURN_ABOVE_CAPACITY, "compress_hc",
                    "%zu bytes, level %d, allocation %lu fails: returned %d (capacity %d)",
                    d->n, d->level, d->fail_at, r, cap);
     else if (r > 0 && !ref_block_ok(dst, (size_t)r, d->data, d->n))
-        fz_finding("bad_block", "compress_hc", "%zu bytes, level %d, allocation %lu fails: "
+        fz_finding(FAIL_BAD_BLOCK, "compress_hc", "%zu bytes, level %d, allocation %lu fails: "
                    "the %d-byte block does not decode to the input", d->n, d->level,
                    d->fail_at, r);
 }
@@ -112,8 +112,7 @@ static void op_hc(const struct lz4_subject *s, const draw *d)
  * return 0 when it fails; lz4.h: 0 is the compressors' failure). */
 static int clean_stream_error(const stream_result *res, const draw *d)
 {
-    return armed(d) && (strcmp(res->what, "create_failed") == 0 ||
-                        strcmp(res->what, "fails_within_bound") == 0);
+    return armed(d) && (res->cls == FAIL_CREATE_FAILED || res->cls == FAIL_FAILS_WITHIN_BOUND);
 }
 
 /* A stream of 2-4 blocks over the data. */
@@ -143,17 +142,17 @@ static void op_stream(const struct lz4_subject *s, const draw *d)
         return;
     res = stream_subject_compress(s, &p, d->data, &b);
     if (res.block >= 0 && !clean_stream_error(&res, d))
-        fz_finding(res.what, p.hc ? "stream_compress_hc" : "stream_compress",
+        fz_finding(res.cls, p.hc ? "stream_compress_hc" : "stream_compress",
                    "allocation %lu fails: %s", d->fail_at, res.msg);
     if (res.block < 0) {
         res = stream_ref_decode(&p, &b);
         if (res.block >= 0)
-            fz_finding(res.what, "stream_compress", "allocation %lu fails: %s", d->fail_at,
+            fz_finding(res.cls, "stream_compress", "allocation %lu fails: %s", d->fail_at,
                        res.msg);
         if (res.block < 0 && (s->caps & CAP_STREAM_DECOMPRESS) && !fz_skip("stream_decompress")) {
             res = stream_subject_decode(s, &p, &b, DM_PREFIX, 0, -1, 0, 0);
             if (res.block >= 0 && !clean_stream_error(&res, d))
-                fz_finding(res.what, "stream_decompress", "allocation %lu fails: %s",
+                fz_finding(res.cls, "stream_decompress", "allocation %lu fails: %s",
                            d->fail_at, res.msg);
         }
     }
@@ -222,11 +221,11 @@ static void op_frame(const struct lz4_subject *s, const draw *d)
         long long r;
         r = s->frame_compress(d->data, d->n, dst, cap, &p);
         if ((r < 0 && !armed(d)) || r > (long long)cap)
-            fz_finding("frame_error", "frame_compress", "%zu bytes, level %d, allocation %lu "
+            fz_finding(FAIL_FRAME_ERROR, "frame_compress", "%zu bytes, level %d, allocation %lu "
                        "fails: %lld (capacity %zu)", d->n, p.level, d->fail_at, r, cap);
         else if (r >= 0 && !frame_ref_decodes_to(dst, (size_t)r, d->data, d->n, NULL, 0,
                                                  "frame_compress", NULL, 0))
-            fz_finding("bad_frame", "frame_compress", "%zu bytes, allocation %lu fails: the "
+            fz_finding(FAIL_BAD_FRAME, "frame_compress", "%zu bytes, allocation %lu fails: the "
                        "frame does not decode to the input", d->n, d->fail_at);
     }
     if (!(s->caps & CAP_FRAME_DECOMPRESS) || fz_skip("frame_decompress"))
@@ -234,7 +233,7 @@ static void op_frame(const struct lz4_subject *s, const draw *d)
     dctx = s->frame_dctx_create();
     if (!dctx) {
         if (!armed(d))
-            fz_finding("create_failed", "frame_decompress", "no context, no failure made");
+            fz_finding(FAIL_CREATE_FAILED, "frame_decompress", "no context, no failure made");
         return;
     }
     frame_decode_check(s, d, dctx, "frame_decompress");
@@ -307,7 +306,7 @@ static void op_frame_mem(const struct lz4_subject *s, const draw *d)
     prefs_of(d, &p);
     cctx = s->frame_mem_cctx_create(d->flags & 1);
     if (!cctx && !armed(d))
-        fz_finding("create_failed", "frame_compress_stream", "no custom-memory cctx, no "
+        fz_finding(FAIL_CREATE_FAILED, "frame_compress_stream", "no custom-memory cctx, no "
                    "failure made");
     for (f = 0; cctx && f < d->frames; f++) {
         long long r = 0;
@@ -319,7 +318,7 @@ static void op_frame_mem(const struct lz4_subject *s, const draw *d)
             r = frame_compress_chunked(&m, cctx, &p, d->dict, d->dict_len, d->data, d->n,
                                        d->n / 2 + 1, &reuse_frame);
         } else if (reuse_frame_faults(&m, cctx, &p, d, &r)) {
-            fz_finding("null_state_reuse", "frame_compress_stream", "frame %u, level %d: "
+            fz_finding(FAIL_NULL_STATE_REUSE, "frame_compress_stream", "frame %u, level %d: "
                        "a fault at %p after frame %d (level %d) failed, allocation %lu "
                        "failing: the context uses a state it could not allocate", f, p.level,
                        reuse_addr, failed_at, failed_level, d->fail_at);
@@ -331,12 +330,12 @@ static void op_frame_mem(const struct lz4_subject *s, const draw *d)
             failed_level = p.level;
         }
         if (r < 0 && !armed(d))
-            fz_finding("frame_error", "frame_compress_stream", "frame %u, level %d: %s", f,
+            fz_finding(FAIL_FRAME_ERROR, "frame_compress_stream", "frame %u, level %d: %s", f,
                        p.level, s->frame_error_name(r));
         else if (r >= 0 && !frame_ref_decodes_to(reuse_frame, (size_t)r, d->data, d->n,
                                                  d->dict, d->dict_len, "frame_compress_stream",
                                                  NULL, 0))
-            fz_finding("bad_frame", "frame_compress_stream", "frame %u, level %d, allocation "
+            fz_finding(FAIL_BAD_FRAME, "frame_compress_stream", "frame %u, level %d, allocation "
                        "%lu fails: the frame does not decode to the input", f, p.level,
                        d->fail_at);
         free(reuse_frame);
@@ -349,7 +348,7 @@ static void op_frame_mem(const struct lz4_subject *s, const draw *d)
     dctx = s->frame_mem_dctx_create(d->flags & 1);
     if (!dctx) {
         if (!armed(d))
-            fz_finding("create_failed", "frame_decompress", "no custom-memory dctx, no "
+            fz_finding(FAIL_CREATE_FAILED, "frame_decompress", "no custom-memory dctx, no "
                        "failure made");
         return;
     }

@@ -77,7 +77,7 @@ static void compare_decode(fz_call *ca, fz_call *cb)
     int indep_a = fz_result_equal(&a, &a2), indep_b = fz_result_equal(&b, &b2);
 
     if (!indep_b && indep_a)
-        fz_finding_by("candidate", "stale_output", name,
+        fz_finding_by("candidate", FAIL_STALE_OUTPUT, name,
                       "candidate %s: output depends on the destination's previous content "
                       "(0x00-filled returned %d, 0xFF-filled %d), base %s's does not (block %zu "
                       "bytes, capacity %zu, target %zu, dictionary %zu)", cb->s->name, b.r, b2.r,
@@ -85,16 +85,16 @@ static void compare_decode(fz_call *ca, fz_call *cb)
     if (!fz_result_equal(&a, &b)) {
         char why_a[512], why_b[512];
         const char *rule_a, *rule_b;
-        const char *cls_b = fz_judge_call(cb, NULL, &b, &rule_b, why_b, sizeof why_b);
-        const char *cls_a = fz_judge_call(ca, NULL, &a, &rule_a, why_a, sizeof why_a);
-        if (cls_b)      /* the candidate's result is wrong, whatever the base's */
+        enum fail_class cls_b = fz_judge_call(cb, NULL, &b, &rule_b, why_b, sizeof why_b);
+        enum fail_class cls_a = fz_judge_call(ca, NULL, &a, &rule_a, why_a, sizeof why_a);
+        if (cls_b != FAIL_NONE)  /* the candidate's result is wrong, whatever the base's */
             fz_finding_by("candidate", cls_b, name,
                           "candidate %s and base %s disagree (candidate returned %d, base %d) "
                           "and the candidate's result is not one ref allows: %s; base: %s "
                           "(block %zu bytes, capacity %zu, target %zu, dictionary %zu)",
                           cb->s->name, ca->s->name, b.r, a.r, why_b,
-                          cls_a ? why_a : (*rule_a ? rule_a : "agrees with ref"), cb->n, cb->cap,
-                          cb->target, cb->dict_len);
+                          cls_a != FAIL_NONE ? why_a : (*rule_a ? rule_a : "agrees with ref"),
+                          cb->n, cb->cap, cb->target, cb->dict_len);
     }
     fz_result_free(&a);
     fz_result_free(&a2);
@@ -148,12 +148,12 @@ static void cross(const struct lz4_subject *enc, const struct lz4_subject *dec, 
         which = 0;
     r = compress_with(enc, which, param, hc_ext, src, (int)n, block, (int)cap);
     if (!fz_out_close(&ob))
-        fz_finding_by(side_of(enc), "wrote_before_dst", names[which],
+        fz_finding_by(side_of(enc), FAIL_WROTE_BEFORE_DST, names[which],
                       "%s wrote before the destination buffer (%zu bytes, capacity %zu)",
                       enc->name, n, cap);
     if (r <= 0 || (size_t)r > cap) {
         if (n > 0)
-            fz_finding_by(side_of(enc), "compress_fails", names[which],
+            fz_finding_by(side_of(enc), FAIL_COMPRESS_FAILS, names[which],
                           "%s returned %d for %zu bytes with a capacity of compress_bound = "
                           "%zu (parameter %d)", enc->name, r, n, cap, param);
         return;
@@ -162,11 +162,11 @@ static void cross(const struct lz4_subject *enc, const struct lz4_subject *dec, 
     out = fz_out_open(&oo, n, 0, 0);
     d = dec->decompress_safe((const char *)block, (char *)out, r, (int)n);
     if (!fz_out_close(&oo))
-        fz_finding_by(side_of(dec), "wrote_before_dst", "decompress_safe",
+        fz_finding_by(side_of(dec), FAIL_WROTE_BEFORE_DST, "decompress_safe",
                       "%s wrote before the destination buffer (block %d bytes, capacity %zu)",
                       dec->name, r, n);
     if (d != (int)n || (n && memcmp(out, src, n) != 0))
-        fz_finding_by(cross_fault(enc, dec, block, (size_t)r, src, n), "cross_decode",
+        fz_finding_by(cross_fault(enc, dec, block, (size_t)r, src, n), FAIL_CROSS_DECODE,
                       names[which], "%s's %d-byte block of %zu bytes decodes in %s to %d "
                       "bytes%s (parameter %d)", enc->name, r, n, dec->name, d,
                       d == (int)n ? " that differ" : "", param);

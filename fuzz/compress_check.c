@@ -54,7 +54,7 @@ static outcome run(const compress_job *j, int slot)
         break;
     }
     if (!fz_out_close(&out))
-        fz_finding("wrote_before_dst", compress_mode_names[j->mode], "%s wrote before the "
+        fz_finding(FAIL_WROTE_BEFORE_DST, compress_mode_names[j->mode], "%s wrote before the "
                    "destination buffer (input %zu bytes, capacity %zu)", j->s->name, j->n,
                    j->cap);
     o.block = NULL;
@@ -74,22 +74,22 @@ void compress_check(const compress_job *j)
     size_t expect_len;
 
     if (a.r < 0)
-        fz_finding("negative_return", name, "%s returned %d (input %zu bytes, capacity %zu, "
+        fz_finding(FAIL_NEGATIVE_RETURN, name, "%s returned %d (input %zu bytes, capacity %zu, "
                    "parameter %d); failure is 0", j->s->name, a.r, j->n, j->cap, j->param);
     if (a.r > (int)j->cap)
-        fz_finding("return_above_capacity", name, "%s returned %d, more than the capacity "
+        fz_finding(FAIL_RETURN_ABOVE_CAPACITY, name, "%s returned %d, more than the capacity "
                    "%zu (input %zu bytes)", j->s->name, a.r, j->cap, j->n);
     if (j->mode == CM_DEST_SIZE && (a.consumed < 0 || (size_t)a.consumed > j->n))
-        fz_finding("bad_consumed", name, "%s consumed %d of %zu input bytes (target %zu)",
+        fz_finding(FAIL_BAD_CONSUMED, name, "%s consumed %d of %zu input bytes (target %zu)",
                    j->s->name, a.consumed, j->n, j->cap);
     if (a.r == 0 && j->n > 0 && bound > 0 && j->cap >= (size_t)bound &&
         j->mode != CM_DEST_SIZE)
-        fz_finding("fails_within_bound", name, "%s returned 0 with a capacity of %zu >= "
+        fz_finding(FAIL_FAILS_WITHIN_BOUND, name, "%s returned 0 with a capacity of %zu >= "
                    "compress_bound(%zu) = %d (parameter %d)", j->s->name, j->cap, j->n,
                    bound, j->param);
     if (j->mode == CM_DEST_SIZE && a.r > 0 && bound > 0 && j->cap >= (size_t)bound &&
         (size_t)a.consumed != j->n)
-        fz_finding("dest_size_short", name, "%s consumed %d of %zu bytes with a target of "
+        fz_finding(FAIL_DEST_SIZE_SHORT, name, "%s consumed %d of %zu bytes with a target of "
                    "%zu >= compress_bound = %d", j->s->name, a.consumed, j->n, j->cap, bound);
 
     if (a.block) {
@@ -103,21 +103,21 @@ void compress_check(const compress_job *j)
                                REF_PROFILE_COMPATIBLE, 0, 0, 0);
             if (co.r.status == REF_OK && co.r.written == expect_len &&
                 memcmp(co.out, j->data, expect_len) == 0)
-                fz_finding("nonconformant_block", name, "%s: the %d-byte block decodes to "
+                fz_finding(FAIL_NONCONFORMANT_BLOCK, name, "%s: the %d-byte block decodes to "
                            "the input only under the compatible profile; strict rejects it "
                            "with %s (check %s): a compressor must obey every rule (input "
                            "%zu bytes, capacity %zu, parameter %d)", j->s->name, a.r,
                            ref_status_name(st.r.status), fz_check_name(st.r.failed_check),
                            j->n, j->cap, j->param);
             else
-                fz_finding("roundtrip", name, "%s: the %d-byte block does not decode: ref "
+                fz_finding(FAIL_ROUNDTRIP, name, "%s: the %d-byte block does not decode: ref "
                            "says %s (check %s) at input byte %zu after %zu output bytes "
                            "(input %zu bytes, capacity %zu, parameter %d)", j->s->name, a.r,
                            ref_status_name(st.r.status), fz_check_name(st.r.failed_check),
                            st.r.consumed, st.r.written, j->n, j->cap, j->param);
         } else if (st.r.written != expect_len ||
                    (expect_len && memcmp(st.out, j->data, expect_len) != 0)) {
-            fz_finding("roundtrip", name, "%s: the %d-byte block decodes to %zu bytes that "
+            fz_finding(FAIL_ROUNDTRIP, name, "%s: the %d-byte block decodes to %zu bytes that "
                        "are not the %zu input bytes (capacity %zu, parameter %d)", j->s->name,
                        a.r, st.r.written, expect_len, j->cap, j->param);
         }
@@ -128,7 +128,7 @@ void compress_check(const compress_job *j)
     b = run(j, 10);
     if (a.r != b.r || a.consumed != b.consumed ||
         (a.block && b.block && memcmp(a.block, b.block, (size_t)a.r) != 0))
-        fz_finding("nondeterministic", name, "%s: two identical calls returned %d and %d "
+        fz_finding(FAIL_NONDETERMINISTIC, name, "%s: two identical calls returned %d and %d "
                    "(consumed %d and %d)%s (input %zu bytes, capacity %zu)", j->s->name, a.r,
                    b.r, a.consumed, b.consumed, a.r == b.r ? " with different bytes" : "",
                    j->n, j->cap);

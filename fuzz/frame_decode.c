@@ -176,7 +176,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (d.outcome == FRAME_DRIVE_STALLED || d.outcome == FRAME_DRIVE_CONTRACT ||
         d.outcome == FRAME_DRIVE_OUTPUT_FULL)
-        fz_finding(frame_drive_outcome_name(d.outcome), "frame_decompress",
+        fz_finding(frame_drive_outcome_class(d.outcome), "frame_decompress",
                    "%zu-byte stream, input chunks %zu, output room %zu: %s after %zu bytes in, "
                    "%zu out; ref: %s", n, in_chunk, out_chunk,
                    frame_drive_outcome_name(d.outcome), d.consumed, d.written,
@@ -186,7 +186,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fz_consume(got, d.written);
         break;
     case JUDGE_REJECTS_VALID:
-        fz_finding("rejects_valid", "frame_decompress",
+        fz_finding(FAIL_REJECTS_VALID, "frame_decompress",
                    "ref (strict) decodes the %zu-byte stream to %zu bytes (%u frames); the "
                    "subject: %s%s%s after %zu bytes in, %zu out", n, ref.written, ref.frames,
                    frame_drive_outcome_name(d.outcome),
@@ -195,15 +195,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                    d.consumed, d.written);
         break;
     case JUDGE_WRONG_OUTPUT:
-        fz_finding("wrong_output", "frame_decompress",
+        fz_finding(FAIL_WRONG_OUTPUT, "frame_decompress",
                    "ref decodes %zu bytes, the subject returned %zu%s", ref.written,
                    d.written, d.written == ref.written ? " different bytes" : "");
         break;
     case JUDGE_ACCEPTS_INVALID:
+    case JUDGE_OTHER_OUTPUT:
         if (ref.status == REF_FRAME_ERR_DICT_MISSING && !dict)
             (void)fz_latitude("DICT_ID_WITHOUT_DICTIONARY");
         else
-            fz_finding("accepts_invalid", "frame_decompress",
+            fz_finding(FAIL_ACCEPTS_INVALID, "frame_decompress",
                        "ref rejects the %zu-byte stream with %s (check %s) at byte %llu; the "
                        "subject decoded it completely to %zu bytes", n,
                        ref_frame_status_name(ref.status), ref_frame_check_name(ref.failed_check),

@@ -120,14 +120,14 @@ static void ref_must_decode(const uint8_t *frame, size_t len, const uint8_t *dat
     /* An out-of-range block size id accepted and written into the header:
      * its own class (a known finding in lz4 1.9.4's LZ4F_compressBegin). */
     if (r.status == REF_FRAME_ERR_BLOCK_MAX && !valid_block_size_id(block_size_id)) {
-        fz_finding("invalid_block_size_id_frame", entry,
+        fz_finding(FAIL_BAD_BSID_FRAME, entry,
                    "%s: block size id %d accepted; the %zu-byte frame has block maximum code "
                    "%d, which no decoder accepts", how, block_size_id, len,
                    len > 5 ? (frame[5] >> 4) & 7 : -1);
         return;   /* ignored as a known finding: nothing more to compare */
     }
     if (r.status != REF_FRAME_OK || r.written != n || (n && memcmp(out, data, n) != 0))
-        fz_finding("bad_frame", entry,
+        fz_finding(FAIL_BAD_FRAME, entry,
                    "%s: the %zu-byte frame of %zu input bytes does not decode with ref "
                    "(strict): %s (check %s) at byte %llu, %zu bytes%s", how, len, n,
                    ref_frame_status_name(r.status), ref_frame_check_name(r.failed_check),
@@ -160,7 +160,7 @@ static void subject_streams(const struct lz4_subject *s, const struct subject_fr
         r = frame_compress_chunked(s, cctx, &q, dict, dict_len, data, n, piece, &frame);
         if (r < 0 && valid_block_size_id(q.block_size_id) &&
             (!q.content_size || q.content_size == n))
-            fz_finding("stream_error", "frame_compress_stream",
+            fz_finding(FAIL_STREAM_ERROR, "frame_compress_stream",
                        "%s: %zu bytes in pieces of %zu, block size id %d, level %d: %s", how,
                        n, piece, q.block_size_id, q.level, s->frame_error_name(r));
         if (r >= 0)
@@ -186,11 +186,11 @@ static void subject_compresses(const struct lz4_subject *s, const struct subject
     dst = fz_alloc(cap ? cap : 1);
     r = s->frame_compress(data, n, dst, cap, p);
     if (r > (long long)cap)
-        fz_finding("return_above_capacity", "frame_compress", "returned %lld, capacity %zu",
+        fz_finding(FAIL_RETURN_ABOVE_CAPACITY, "frame_compress", "returned %lld, capacity %zu",
                    r, cap);
     if (r < 0 && cap >= bound && valid_block_size_id(p->block_size_id) &&
         (!p->content_size || p->content_size == n))
-        fz_finding("fails_within_bound", "frame_compress",
+        fz_finding(FAIL_FAILS_WITHIN_BOUND, "frame_compress",
                    "%zu bytes into %zu (bound %zu), block size id %d, level %d: %s", n,
                    cap, bound, p->block_size_id, p->level, s->frame_error_name(r));
     if (r >= 0)

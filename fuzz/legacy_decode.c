@@ -132,19 +132,20 @@ static void judge(const char *mode, int r, const judge_ref *view, const ref_fram
         fz_consume(out_buf, out_len);
         break;
     case JUDGE_WRONG_OUTPUT:
-        fz_finding("wrong_output", entry, "%zu-byte stream: ref decodes %zu bytes, unlz4 "
+        fz_finding(FAIL_WRONG_OUTPUT, entry, "%zu-byte stream: ref decodes %zu bytes, unlz4 "
                    "flushed %zu%s", n, ref->written, out_len,
                    out_len == ref->written ? " different bytes" : "");
         fz_consume(out_buf, out_len);
         break;
     case JUDGE_REJECTS_VALID:
-        fz_finding("rejects_valid", entry, "%zu-byte stream: ref (strict) decodes %zu bytes "
+        fz_finding(FAIL_REJECTS_VALID, entry, "%zu-byte stream: ref (strict) decodes %zu bytes "
                    "(%u members); unlz4 returned %d after flushing %zu", n, ref->written,
                    ref->frames, r, out_len);
         break;
     case JUDGE_ACCEPTS_INVALID:
-        fz_finding("accepts_invalid", entry, "%zu-byte stream: ref rejects it with %s (check %s) "
-                   "at byte %llu; unlz4 returned 0 and flushed %zu bytes", n,
+    case JUDGE_OTHER_OUTPUT:
+        fz_finding(FAIL_ACCEPTS_INVALID, entry, "%zu-byte stream: ref rejects it with %s "
+                   "(check %s) at byte %llu; unlz4 returned 0 and flushed %zu bytes", n,
                    ref_frame_status_name(ref->status), ref_frame_check_name(ref->failed_check),
                    (unsigned long long)ref->consumed, out_len);
         break;

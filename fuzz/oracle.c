@@ -1,8 +1,9 @@
 /*
- * oracle.c: the fuzz oracle's failing and findings (LZ4GATE_FUZZ_IGNORE,
- * LZ4GATE_FUZZ_SKIP), ref's latitude names, and its memory: exact
+ * oracle.c: the fuzz oracle's failing (its findings: oracle_verdict.c),
+ * LZ4GATE_FUZZ_SKIP, ref's latitude names, and its memory: exact
  * allocations, scratch buffers, checksumming returned bytes, and the
  * deterministic fills (dictionaries, synthetic data) on ref/prng.h.
+ * Linked into fuzz/make_seeds.c too, which has no fail_class.c.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,78 +32,6 @@ void fz_fail(const char *fmt, ...)
     fprintf(stderr, "lz4gate-fuzz %s: FAIL: ", fz_target_name);
     va_start(ap, fmt);
     fz_abort_with(fmt, ap);
-}
-
-/*
- * A finding: "class@entry", e.g. stale_output@decompress_safe_partial.
- * Aborts (the fuzzer records the input) unless
- *   - LZ4GATE_FUZZ_IGNORE lists the id or its class (comma-separated): the
- *     finding is counted (recorded, in a campaign), not stopped at;
- *   - LZ4GATE_FUZZ_RECORD names a directory (a campaign, oracle_record.c):
- *     every finding is recorded, and only with LZ4GATE_FUZZ_STOP=1 does one
- *     that is not ignored stop the target.
- */
-int fz_ignored_count;
-static int fz_ignored(const char *id)
-{
-    const char *env = getenv("LZ4GATE_FUZZ_IGNORE");
-    size_t cls_len = strcspn(id, "@");
-    while (env && *env) {
-        size_t len = strcspn(env, ",");
-        if ((len == strlen(id) && strncmp(env, id, len) == 0) ||
-            (len == cls_len && strncmp(env, id, len) == 0))
-            return 1;
-        env += len + (env[len] == ',');
-    }
-    return 0;
-}
-
-/* A finding of a two-subject target names the side at fault as a field
- * of its own, after the message (never in its words: a tool would have to
- * parse them): "fault: SIDE" in a campaign's record (oracle_record.c, read
- * by harness/fuzzing/findings.py) and the line "lz4gate-fuzz-fault: SIDE"
- * right after the failure line (harness/report/failure.py). */
-static void fz_finding_v(const char *side, const char *cls, const char *entry,
-                         const char *fmt, va_list ap)
-{
-    char id[160], message[2048];
-    int ignored, n;
-    snprintf(id, sizeof id, "%s@%s", cls, entry);
-    ignored = fz_ignored(id);
-    fz_ignored_count += ignored;
-    if (!fz_recording() && ignored)
-        return;
-    n = snprintf(message, sizeof message, "lz4gate-fuzz %s: FAIL [%s]: ", fz_target_name, id);
-    vsnprintf(message + n, sizeof message - (size_t)n, fmt, ap);
-    if (fz_recording()) {       /* a campaign: count it and keep samples */
-        char record[sizeof message + 32];
-        snprintf(record, sizeof record, "%s%s%s", message, side && *side ? "\nfault: " : "",
-                 side && *side ? side : "");
-        fz_record(id, record);
-        if (ignored || !fz_stop_at_first())
-            return;             /* ... and go on */
-    }
-    fprintf(stderr, "%s\n", message);
-    if (side && *side)
-        fprintf(stderr, "lz4gate-fuzz-fault: %s\n", side);
-    fflush(stderr);
-    abort();
-}
-
-void fz_finding(const char *cls, const char *entry, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fz_finding_v(NULL, cls, entry, fmt, ap);
-    va_end(ap);
-}
-
-void fz_finding_by(const char *side, const char *cls, const char *entry, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fz_finding_v(side, cls, entry, fmt, ap);
-    va_end(ap);
 }
 
 /* The name of a row of ref's latitude table (ref/profile.c): every

@@ -3,10 +3,11 @@
  * (params.h): calling a subject's decoder on exactly sized buffers, the
  * reference expectation for a call, and the verdict.
  *
- *   oracle.c          failing and findings (LZ4GATE_FUZZ_IGNORE / _SKIP),
- *                     latitudes, allocation, scratch, deterministic fills
+ *   oracle.c          failing (fz_fail), LZ4GATE_FUZZ_SKIP, latitudes,
+ *                     allocation, scratch, deterministic fills
  *   oracle_verdict.c  ref's expectation for a call and the verdict (the
- *                     rules are described there)
+ *                     rules are described there), findings
+ *                     (LZ4GATE_FUZZ_IGNORE)
  *   oracle_call.c     input, destination and dictionary areas, running a
  *                     decoder call twice (0x00 / 0xFF) and checking it
  *   synth.c           data of up to several MiB described by a few bytes
@@ -14,8 +15,9 @@
  *   oracle_needs.c    is the target applicable: has the subject any entry
  *                     point it exercises (FZ_NEEDS)? else n/a
  *
- * Findings abort with "lz4gate-fuzz TARGET: FAIL [CLASS@ENTRY]: details"
- * (tools parse that line: harness/report/failure.py), for the pair target
+ * Findings abort with "lz4gate-fuzz TARGET: FAIL [CLASS@ENTRY]: details",
+ * CLASS the name of a row of fail_class.h (fail_class_name; tools parse
+ * that line: harness/evidence/failure.py), for the pair target
  * followed by "lz4gate-fuzz-fault: base|candidate", other failures of
  * the oracle itself with "lz4gate-fuzz TARGET: FAIL: details".
  * Decoder classes: wrong_output (a valid block decoded wrongly),
@@ -38,6 +40,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* By its path from here: programs that build parts of the oracle with
+ * only -Ifuzz -Iref (tests/test_fuzz_synth.py, tests/test_latitudes.py)
+ * include this header too. */
+#include "../harness/runners/common/fail_class.h"
 #include "lz4ref.h"
 
 struct lz4_subject;
@@ -56,7 +62,7 @@ void fz_record(const char *id, const char *message);
 /* In a campaign (fz_recording), counts the executions that took the path
  * `what` (a string literal) out of all that asked, and prints
  * "lz4gate-fuzz TARGET: share WHAT HIT of ALL" at exit: the bench weighs a
- * target's upstream peers by it (harness/fuzzing/bench/speed.py). */
+ * target's upstream peers by it (harness/bench/speed.py). */
 void fz_share(const char *what, int hit);
 
 /* The TARGET of the failure lines. */
@@ -102,17 +108,19 @@ int fz_applicable(char *why, size_t cap);
 static inline size_t fz_min(size_t a, size_t b) { return a < b ? a : b; }
 static inline size_t fz_max(size_t a, size_t b) { return a > b ? a : b; }
 
-/* ---- failing, findings, latitudes (oracle.c) ------------------------- */
+/* ---- failing, latitudes (oracle.c); findings (oracle_verdict.c) ------ */
 
 void fz_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-void fz_finding(const char *cls, const char *entry, const char *fmt, ...)
+/* A finding of class cls (not FAIL_NONE) at the entry point `entry`: its
+ * id is "NAME@ENTRY", NAME = fail_class_name(cls). */
+void fz_finding(enum fail_class cls, const char *entry, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* A finding of the pair target (base_vs_candidate) with the side at fault,
  * "base" or "candidate" ("" or NULL: none), decided by ref, as a field:
  * the line "fault: SIDE" after the message in a campaign's record, the line
  * "lz4gate-fuzz-fault: SIDE" after the failure line when it aborts. */
-void fz_finding_by(const char *side, const char *cls, const char *entry, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+void fz_finding_by(const char *side, enum fail_class cls, const char *entry, const char *fmt,
+                   ...) __attribute__((format(printf, 4, 5)));
 /* Findings counted instead of aborting (LZ4GATE_FUZZ_IGNORE). */
 extern int fz_ignored_count;
 const char *fz_latitude(const char *name);
@@ -187,8 +195,9 @@ const char *fz_check_name(int check);
 size_t fz_expect_max(const fz_expect *e);
 fz_expect fz_expect_for(const fz_call *c, ref_target0 target0);
 int fz_target0_conventions(const struct lz4_subject *s, ref_target0 conv[2]);
-const char *fz_judge_call(const fz_call *c, const fz_expect *first, const fz_result *res,
-                          const char **rule, char *why, size_t why_len);
+/* FAIL_NONE when the result is acceptable, else the class of the finding. */
+enum fail_class fz_judge_call(const fz_call *c, const fz_expect *first, const fz_result *res,
+                              const char **rule, char *why, size_t why_len);
 
 /* ---- running a decoder call (oracle_call.c) -------------------------- */
 

@@ -234,20 +234,20 @@ FZ_NO_COVERAGE fz_result fz_run(const fz_call *c, int fill, size_t fill_len)
         break;
     }
     if (!fz_close_tail(&o, buf))
-        fz_finding_by(c->side, "wrote_before_dst", fz_decoder_names[c->kind],
+        fz_finding_by(c->side, FAIL_WROTE_BEFORE_DST, fz_decoder_names[c->kind],
                       "%s wrote before the destination buffer (block %zu bytes, "
                       "capacity %zu)", c->s->name, c->n, c->cap);
     if (pre && memcmp(buf, c->dict, pre) != 0)
-        fz_finding_by(c->side, "wrote_before_dst", fz_decoder_names[c->kind],
+        fz_finding_by(c->side, FAIL_WROTE_BEFORE_DST, fz_decoder_names[c->kind],
                       "%s modified the prefix dictionary before dst (block %zu bytes, "
                       "capacity %zu, prefix %zu)", c->s->name, c->n, c->cap, pre);
     if (res.r >= 0 && res.r > cap) {
-        fz_finding_by(c->side, "return_above_capacity", fz_decoder_names[c->kind],
+        fz_finding_by(c->side, FAIL_RETURN_ABOVE_CAPACITY, fz_decoder_names[c->kind],
                       "%s returned %d, more than the capacity %d", c->s->name, res.r, cap);
         res.r = cap;
     }
     if (c->kind == FZ_PARTIAL && res.r >= 0 && res.r > target && target <= cap) {
-        fz_finding_by(c->side, "return_above_target", fz_decoder_names[c->kind],
+        fz_finding_by(c->side, FAIL_RETURN_ABOVE_TARGET, fz_decoder_names[c->kind],
                       "%s returned %d, more than the target %d", c->s->name, res.r, target);
         res.r = target;
     }
@@ -276,7 +276,7 @@ fz_result fz_run_twice(const fz_call *c, size_t fill_len)
 {
     fz_result a = fz_run(c, 0x00, fill_len), b = fz_run(c, 0xFF, fill_len);
     if (!fz_result_equal(&a, &b))
-        fz_finding_by(c->side, "stale_output", fz_decoder_names[c->kind],
+        fz_finding_by(c->side, FAIL_STALE_OUTPUT, fz_decoder_names[c->kind],
                       "%s: output depends on the destination's previous content: "
                       "0x00-filled returned %d, 0xFF-filled returned %d%s (block %zu bytes, "
                       "capacity %zu, target %zu, dictionary %zu)",
@@ -293,14 +293,14 @@ fz_result fz_check_call(const fz_call *c)
     char why[512];
     const char *rule;
     ref_target0 conv[2];
-    const char *cls;
+    enum fail_class cls;
     fz_expect e;
     fz_result res;
     fz_target0_conventions(c->s, conv);
     e = fz_expect_for(c, conv[0]);
     res = fz_run_twice(c, fz_expect_max(&e) + 64);
     cls = fz_judge_call(c, &e, &res, &rule, why, sizeof why);
-    if (cls)
+    if (cls != FAIL_NONE)
         fz_finding_by(c->side, cls, fz_decoder_names[c->kind],
                       "%s %s (block %zu bytes, capacity %zu, target %zu, dictionary %zu)",
                       c->s->name, why, c->n, c->cap, c->target, c->dict_len);
@@ -353,7 +353,7 @@ void fz_check_in_place(const fz_call *c, const uint8_t *want)
     else
         r = c->s->decompress_safe((const char *)src, (char *)buf, (int)c->n, (int)d);
     if (!fz_close_tail(&o, buf))
-        fz_finding_by(c->side, "wrote_before_dst", fz_decoder_names[c->kind],
+        fz_finding_by(c->side, FAIL_WROTE_BEFORE_DST, fz_decoder_names[c->kind],
                       "%s decoding in place wrote before the buffer (block %zu bytes)",
                       c->s->name, c->n);
     /* The block is valid as a whole, strict (the caller's): ref's one
@@ -397,11 +397,11 @@ void fz_check_fast(const fz_call *c)
     FZ_POISON(o.guard, o.guard_len);
     r = c->s->decompress_fast((const char *)src, (char *)dst, (int)c->cap);
     if (!fz_close_tail(&o, dst))
-        fz_finding_by(c->side, "wrote_before_dst", "decompress_fast",
+        fz_finding_by(c->side, FAIL_WROTE_BEFORE_DST, "decompress_fast",
                       "%s wrote before the destination (block %zu bytes, originalSize %zu)",
                       c->s->name, c->n, c->cap);
     if (r >= 0)
-        fz_finding_by(c->side, "accepts_invalid", "decompress_fast",
+        fz_finding_by(c->side, FAIL_ACCEPTS_INVALID, "decompress_fast",
                       "%s returned %d for originalSize %zu, block %zu bytes (+%d readable zero "
                       "bytes): %s, a defect on the output side that must give an error "
                       "(fz_fast_must_reject)", c->s->name, r, c->cap, c->n, (int)FZ_FAST_PAD, why);

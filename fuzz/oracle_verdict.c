@@ -1,6 +1,6 @@
 /*
- * oracle_verdict.c: the reference expectation for one decoder call and the
- * verdict on a subject's result.
+ * oracle_verdict.c: the reference expectation for one decoder call, the
+ * verdict on a subject's result, and reporting findings (at the end).
  *
  * Verdict of one decoder call (subject result r, reference ref/): ref's
  * one rule (harness/runners/common/judge.h), which every target and the
@@ -44,7 +44,9 @@
  *     returned byte is read (checksummed), so MSan would see uninitialised
  *     output.
  */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "checks.h"
@@ -196,10 +198,10 @@ static int fz_ends_where_input_does(const fz_call *c, const fz_expect *e, int r)
     return 0;
 }
 
-/* PARTIAL_EARLY_END for an accepted prefix of r bytes: NULL when the rule
- * allows it, else accepts_invalid (the bytes are right, ending there is
- * not). */
-static const char *fz_early_end(const fz_call *c, const fz_expect *e, int r, const char **rule,
+/* PARTIAL_EARLY_END for an accepted prefix of r bytes: FAIL_NONE when the
+ * rule allows it, else accepts_invalid (the bytes are right, ending there
+ * is not). */
+static enum fail_class fz_early_end(const fz_call *c, const fz_expect *e, int r, const char **rule,
                                 char *why, size_t why_len)
 {
     if ((size_t)r < e->limit && !fz_ends_where_input_does(c, e, r)) {
@@ -211,17 +213,17 @@ static const char *fz_early_end(const fz_call *c, const fz_expect *e, int r, con
                  "(PARTIAL_EARLY_END ends only where the input runs out)",
                  r, e->limit, ref_status_name(whole.r.status),
                  fz_check_name(whole.r.failed_check), whole.r.consumed, c->n);
-        return "accepts_invalid";
+        return FAIL_ACCEPTS_INVALID;
     }
     *rule = fz_latitude("PARTIAL_EARLY_END");
-    return NULL;
+    return FAIL_NONE;
 }
 
 /* The failure classes of an accepted result ref's verdict rejects
  * (judge.h), once PARTIAL_EARLY_END is ruled out. */
-static const char *fz_accepted_class(const fz_call *c, const fz_expect *e, int r,
-                                     const uint8_t *out, const char **rule, char *why,
-                                     size_t why_len)
+static enum fail_class fz_accepted_class(const fz_call *c, const fz_expect *e, int r,
+                                         const uint8_t *out, const char **rule, char *why,
+                                         size_t why_len)
 {
     const ref_decode_result *s = &e->strict.r;
     const ref_profile_rule *row = s->status == REF_OK ? NULL : ref_profile_rule_for(s->status);
@@ -236,7 +238,7 @@ static const char *fz_accepted_class(const fz_call *c, const fz_expect *e, int r
         /* A partial decode of a block that is malformed past the target:
          * wrong bytes instead of an error, a lesser finding than wrong bytes
          * for a valid block. */
-        return e->partial && !e->whole_valid ? "malformed_wrong_output" : "wrong_output";
+        return e->partial && !e->whole_valid ? FAIL_MALFORMED_WRONG_OUTPUT : FAIL_WRONG_OUTPUT;
     }
     if (e->partial && (size_t)r <= e->limit && (size_t)r <= e->lenient_len &&
         (r == 0 || memcmp(out, e->lenient, (size_t)r) == 0))
@@ -250,7 +252,7 @@ static const char *fz_accepted_class(const fz_call *c, const fz_expect *e, int r
                  e->compat.r.written);
         /* Accepting offset 0 without writing zeros: its own class, as the
          * spec singles it out (Implementation notes, offset 0). */
-        return s->status == REF_ERR_OFFSET_ZERO ? "offset0_output" : "accepts_invalid";
+        return s->status == REF_ERR_OFFSET_ZERO ? FAIL_OFFSET0_OUTPUT : FAIL_ACCEPTS_INVALID;
     }
     snprintf(why, why_len,
              "returned %d; ref rejects with %s (check %s) at input byte %zu after %zu "
@@ -260,15 +262,16 @@ static const char *fz_accepted_class(const fz_call *c, const fz_expect *e, int r
     /* Partial decoding may return data for a malformed block, but only the
      * data before the defect (PARTIAL_EARLY_END): other bytes are wrong
      * output. */
-    return e->partial ? "malformed_wrong_output" : "accepts_invalid";
+    return e->partial ? FAIL_MALFORMED_WRONG_OUTPUT : FAIL_ACCEPTS_INVALID;
 }
 
-/* NULL when the subject's result is acceptable (then *rule names the rule
- * that allowed a disagreement, or "" for agreement); otherwise the class of
- * finding, with the details in why[]. The verdict is ref's one rule
- * (judge.h); the latitudes are named exceptions on top of it. */
-static const char *fz_judge(const fz_call *c, const fz_expect *e, int r, const uint8_t *out,
-                            const char **rule, char *why, size_t why_len)
+/* FAIL_NONE when the subject's result is acceptable (then *rule names the
+ * rule that allowed a disagreement, or "" for agreement); otherwise the
+ * class of finding, with the details in why[]. The verdict is ref's one
+ * rule (judge.h); the latitudes are named exceptions on top of it. */
+static enum fail_class fz_judge(const fz_call *c, const fz_expect *e, int r,
+                                const uint8_t *out, const char **rule, char *why,
+                                size_t why_len)
 {
     const ref_decode_result *s = &e->strict.r;
     const ref_profile_rule *row = s->status == REF_OK ? NULL : ref_profile_rule_for(s->status);
@@ -286,17 +289,18 @@ static const char *fz_judge(const fz_call *c, const fz_expect *e, int r, const u
             *rule = fz_latitude("PARTIAL_LOOKAHEAD_REJECT");
         else if (r >= 0 && row)
             *rule = row->name;
-        return NULL;
+        return FAIL_NONE;
     case JUDGE_REJECTS_VALID:
         if (e->empty_token && s->written == 0) {
             *rule = fz_latitude("EMPTY_BUFFER_ZERO_TOKEN");
-            return NULL;
+            return FAIL_NONE;
         }
         snprintf(why, why_len, "returned %d (error), ref strict decodes %zu bytes", r,
                  s->written);
-        return "rejects_valid";
+        return FAIL_REJECTS_VALID;
     case JUDGE_ACCEPTS_INVALID:
     case JUDGE_WRONG_OUTPUT:
+    case JUDGE_OTHER_OUTPUT:
         break;
     }
     return fz_accepted_class(c, e, r, out, rule, why, why_len);
@@ -359,13 +363,13 @@ int fz_target0_conventions(const struct lz4_subject *s, ref_target0 conv[2])
 
 /* Judges a subject result against the reference under every convention the
  * generation allows (first: the expectation for the first one, if already
- * computed); NULL if acceptable, else the message. */
-const char *fz_judge_call(const fz_call *c, const fz_expect *first, const fz_result *res,
-                          const char **rule, char *why, size_t why_len)
+ * computed); FAIL_NONE if acceptable, else the class (why[]: the details). */
+enum fail_class fz_judge_call(const fz_call *c, const fz_expect *first, const fz_result *res,
+                              const char **rule, char *why, size_t why_len)
 {
     ref_target0 conv[2];
     int k = fz_target0_conventions(c->s, conv), i;
-    const char *msg = NULL;
+    enum fail_class cls = FAIL_NONE;
     for (i = 0; i < k; i++) {
         fz_expect e;
         if (i > 0 && !(c->kind == FZ_PARTIAL && fz_min(c->target, c->cap) == 0))
@@ -374,11 +378,11 @@ const char *fz_judge_call(const fz_call *c, const fz_expect *first, const fz_res
             e = *first;
         else
             e = fz_expect_for(c, conv[i]);
-        msg = fz_judge(c, &e, res->r, res->out, rule, why, why_len);
-        if (!msg)
-            return NULL;
+        cls = fz_judge(c, &e, res->r, res->out, rule, why, why_len);
+        if (cls == FAIL_NONE)
+            return FAIL_NONE;
     }
-    return msg;
+    return cls;
 }
 
 /* ---- decompress_fast on a malformed block ---------------------------- */
@@ -408,4 +412,83 @@ int fz_fast_must_reject(const uint8_t *src, size_t n, size_t original, char *why
              ref_status_name(r.status), fz_check_name(r.failed_check), r.consumed, n,
              r.written);
     return 1;
+}
+
+/* ---- findings -------------------------------------------------------- */
+
+/*
+ * A finding: "class@entry", e.g. stale_output@decompress_safe_partial, the
+ * class named by fail_class_name (here, not in oracle.c: fuzz/make_seeds.c
+ * links oracle.c without fail_class.c). Aborts (the fuzzer records the
+ * input) unless
+ *   - LZ4GATE_FUZZ_IGNORE lists the id or its class (comma-separated): the
+ *     finding is counted (recorded, in a campaign), not stopped at;
+ *   - LZ4GATE_FUZZ_RECORD names a directory (a campaign, oracle_record.c):
+ *     every finding is recorded, and only with LZ4GATE_FUZZ_STOP=1 does one
+ *     that is not ignored stop the target.
+ */
+int fz_ignored_count;
+static int fz_ignored(const char *id, const char *cls)
+{
+    const char *env = getenv("LZ4GATE_FUZZ_IGNORE");
+    while (env && *env) {
+        size_t len = strcspn(env, ",");
+        if ((len == strlen(id) && strncmp(env, id, len) == 0) ||
+            (len == strlen(cls) && strncmp(env, cls, len) == 0))
+            return 1;
+        env += len + (env[len] == ',');
+    }
+    return 0;
+}
+
+/* A finding of a two-subject target names the side at fault as a field
+ * of its own, after the message (never in its words: a tool would have to
+ * parse them): "fault: SIDE" in a campaign's record (oracle_record.c, read
+ * by harness/fuzzing/findings.py) and the line "lz4gate-fuzz-fault: SIDE"
+ * right after the failure line (harness/evidence/failure.py). */
+static void fz_finding_v(const char *side, enum fail_class cls, const char *entry,
+                         const char *fmt, va_list ap)
+{
+    char id[160], message[2048];
+    const char *name = fail_class_name(cls);
+    int ignored, n;
+    if (!name)      /* FAIL_NONE or out of range: the oracle's own defect */
+        fz_fail("a finding at %s without a failure class (%d)", entry, (int)cls);
+    snprintf(id, sizeof id, "%s@%s", name, entry);
+    ignored = fz_ignored(id, name);
+    fz_ignored_count += ignored;
+    if (!fz_recording() && ignored)
+        return;
+    n = snprintf(message, sizeof message, "lz4gate-fuzz %s: FAIL [%s]: ", fz_target_name, id);
+    vsnprintf(message + n, sizeof message - (size_t)n, fmt, ap);
+    if (fz_recording()) {       /* a campaign: count it and keep samples */
+        char record[sizeof message + 32];
+        snprintf(record, sizeof record, "%s%s%s", message, side && *side ? "\nfault: " : "",
+                 side && *side ? side : "");
+        fz_record(id, record);
+        if (ignored || !fz_stop_at_first())
+            return;             /* ... and go on */
+    }
+    fprintf(stderr, "%s\n", message);
+    if (side && *side)
+        fprintf(stderr, "lz4gate-fuzz-fault: %s\n", side);
+    fflush(stderr);
+    abort();
+}
+
+void fz_finding(enum fail_class cls, const char *entry, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fz_finding_v(NULL, cls, entry, fmt, ap);
+    va_end(ap);
+}
+
+void fz_finding_by(const char *side, enum fail_class cls, const char *entry, const char *fmt,
+                   ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fz_finding_v(side, cls, entry, fmt, ap);
+    va_end(ap);
 }

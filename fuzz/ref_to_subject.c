@@ -152,7 +152,7 @@ static void exact(const made *m, const fz_call *c, const fz_result *r, size_t wa
 {
     if (judge_decode(r->r >= 0, (size_t)r->r == want &&
                    (want == 0 || memcmp(r->out, m->out, want) == 0), 1, 1) != JUDGE_PASS)
-        fz_finding("valid_block", fz_decoder_names[c->kind],
+        fz_finding(FAIL_VALID_BLOCK, fz_decoder_names[c->kind],
                    "%s on a valid %s block (%zu bytes -> %zu, dictionary %zu): returned %d, "
                    "want %zu%s (capacity %zu, target %zu)", c->s->name, m->how, m->block_len,
                    m->out_len, m->dict_len, r->r, want,
@@ -365,11 +365,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             uint8_t *dst = fz_out_open(&o, m.out_len, 0, 0);
             int rr = s->decompress_fast((const char *)m.block, (char *)dst, (int)m.out_len);
             if (!fz_out_close(&o))
-                fz_finding("wrote_before_dst", "decompress_fast", "%s wrote before the "
+                fz_finding(FAIL_WROTE_BEFORE_DST, "decompress_fast", "%s wrote before the "
                            "destination buffer (block %zu bytes -> %zu)", s->name,
                            m.block_len, m.out_len);
             if (rr != (int)m.block_len || (m.out_len && memcmp(dst, m.out, m.out_len) != 0))
-                fz_finding("valid_block", "decompress_fast",
+                fz_finding(FAIL_VALID_BLOCK, "decompress_fast",
                            "%s on a valid %s block (%zu bytes -> %zu): returned %d, want %zu "
                            "(input bytes read)%s", s->name, m.how, m.block_len, m.out_len, rr,
                            m.block_len, rr == (int)m.block_len ? ", different bytes" : "");

@@ -111,7 +111,7 @@ static int usable_dmode(const struct lz4_subject *s, int dmode)
 static void report(const stream_result *r, const char *prefix, const char *entry)
 {
     if (r->block >= 0)
-        fz_finding(r->what, entry, "%s%s", prefix, r->msg);
+        fz_finding(r->cls, entry, "%s%s", prefix, r->msg);
 }
 
 /* The data: the payload repeated, letters, or slices of the dictionaries

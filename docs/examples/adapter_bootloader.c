@@ -1,5 +1,5 @@
 /*
- * Example adapter (README "Project APIs"): a boot loader's decoder-only LZ4
+ * Example adapter (docs/subjects.md, "Project APIs"): a boot loader's decoder-only LZ4
  * copy behind one call that decodes an LZ4 frame, as U-Boot's ulz4fn():
  *
  *     int ulz4fn(const void *src, size_t srcn, void *dst, size_t *dstn);

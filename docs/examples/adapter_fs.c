@@ -1,5 +1,5 @@
 /*
- * Example adapter (README "Project APIs"): a file system's LZ4 copy behind
+ * Example adapter (docs/subjects.md, "Project APIs"): a file system's LZ4 copy behind
  * its compression hooks, as OpenZFS's lz4_compress_zfs / lz4_decompress_zfs:
  *
  *     size_t lz4_compress_zfs(void *src, void *dst, size_t s_len, size_t d_len, int level);

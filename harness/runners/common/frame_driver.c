@@ -26,6 +26,20 @@ const char *frame_drive_outcome_name(enum frame_drive_outcome o)
     return "?";
 }
 
+enum fail_class frame_drive_outcome_class(enum frame_drive_outcome o)
+{
+    switch (o) {
+    case FRAME_DRIVE_ERROR: return FAIL_FRAME_ERROR;
+    case FRAME_DRIVE_STALLED: return FAIL_STALLED;
+    case FRAME_DRIVE_OUTPUT_FULL: return FAIL_OUTPUT_FULL;
+    case FRAME_DRIVE_CONTRACT: return FAIL_SIZE_BEYOND_OFFERED;
+    case FRAME_DRIVE_COMPLETE:
+    case FRAME_DRIVE_INCOMPLETE:
+        break;
+    }
+    return FAIL_NONE;
+}
+
 frame_drive frame_drive_decode(const struct lz4_subject *s, void *dctx,
                                const unsigned char *src, size_t n, size_t in_chunk,
                                size_t out_chunk, const unsigned char *dict, size_t dict_len,

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 
+#include "fail_class.h"
 #include "subject.h"
 
 enum frame_drive_outcome {
@@ -61,6 +62,14 @@ frame_drive frame_drive_decode_fed(const struct lz4_subject *s, void *dctx,
                                    enum frame_feed feed);
 
 const char *frame_drive_outcome_name(enum frame_drive_outcome o);
+
+/* The failure class of a decode that should have completed and ended
+ * otherwise: an error is frame_error (a false reject), a stall stalled,
+ * output beyond the room offered output_full, sizes reported beyond what
+ * was offered size_beyond_offered ("contract"); FAIL_NONE for COMPLETE, and
+ * for INCOMPLETE (a decoder waiting for more input: the caller says what
+ * that means). */
+enum fail_class frame_drive_outcome_class(enum frame_drive_outcome o);
 
 /* One frame through the streaming compressor: Begin (with dict, or none),
  * Update in pieces of `chunk` bytes, End, on the given context. *frame is

@@ -13,6 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* A class travels through the pipe in one byte. */
+_Static_assert(FAIL_CLASS_COUNT <= 256, "fail classes must fit a byte");
+
 const char *verdict_name(enum verdict v)
 {
     static const char *const names[] = { "pass", "FAIL", "CRASH", "TIMEOUT", "n/a" };
@@ -179,16 +182,20 @@ void __gcov_dump(void);
 /* In the child: run the check and send its verdict; never returns. */
 static void run_child(check_fn fn, const void *arg, unsigned timeout, int msg_fd, int err_fd)
 {
-    int failed;
+    check_result res;
     char m[512] = "";
+    char head[2];
     dup2(err_fd, 2);
     if (timeout)
         alarm(timeout);
-    failed = fn(arg, m, sizeof m);
+    res = fn(arg, m, sizeof m);
     /* The verdict travels through the pipe: no exit code is trusted,
-     * since sanitizers choose their own. */
-    if (write(msg_fd, failed ? "F" : "P", 1) != 1 ||
-        (failed && write(msg_fd, m, strlen(m)) < 0))
+     * since sanitizers choose their own. 'P', or 'F', the class's code in
+     * one byte, and the message. */
+    head[0] = check_failed(res) ? 'F' : 'P';
+    head[1] = (char)(unsigned char)res.cls;
+    if (write(msg_fd, head, check_failed(res) ? 2 : 1) != (check_failed(res) ? 2 : 1) ||
+        (check_failed(res) && write(msg_fd, m, strlen(m)) < 0))
         _exit(3);
 #ifdef LZ4GATE_GCOV
     __gcov_dump();   /* _exit skips the coverage writer */
@@ -209,16 +216,31 @@ int isolate_last_status(void)
     return last_status;
 }
 
+/* A check's failure must name a class of fail_class.h: one that does not
+ * is a defect of the runner, never a result (a verdict is never guessed). */
+static enum fail_class named_class(enum fail_class cls)
+{
+    if (!fail_class_name(cls)) {
+        fprintf(stderr, "isolate: a check failed with class %d, which fail_class.h does "
+                "not have (a defect of lz4gate's runner)\n", (int)cls);
+        exit(2);
+    }
+    return cls;
+}
+
 /* r from how the child ended (status), its verdict message (msg_text: 'P',
- * or 'F' and the message) and its stderr (err_text). */
+ * or 'F', the class's code in one byte and the message) and its stderr
+ * (err_text). */
 static void classify(isolate_result *r, int status, const char *msg_text, unsigned timeout)
 {
     first_line_with(err_text, "runtime error:", r->ubsan, sizeof r->ubsan);
     if (msg_text[0] == 'P' && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         r->verdict = V_PASS;
-    } else if (msg_text[0] == 'F' && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    } else if (msg_text[0] == 'F' && msg_text[1] && WIFEXITED(status) &&
+               WEXITSTATUS(status) == 0) {
         r->verdict = V_FAIL;
-        snprintf(r->evidence, sizeof r->evidence, "%s", msg_text + 1);
+        r->cls = named_class((enum fail_class)(unsigned char)msg_text[1]);
+        snprintf(r->evidence, sizeof r->evidence, "%s", msg_text + 2);
     } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
         r->verdict = V_TIMEOUT;
         snprintf(r->evidence, sizeof r->evidence, "no result after %u s", timeout);
@@ -255,7 +277,10 @@ isolate_result isolate_run(check_fn fn, const void *arg, unsigned timeout, int n
     err_text[0] = '\0';
     last_status = 0;
     if (no_fork) {
-        r.verdict = fn(arg, r.evidence, sizeof r.evidence) ? V_FAIL : V_PASS;
+        check_result res = fn(arg, r.evidence, sizeof r.evidence);
+        r.verdict = check_failed(res) ? V_FAIL : V_PASS;
+        if (check_failed(res))
+            r.cls = named_class(res.cls);
         return r;
     }
     fflush(stdout);
@@ -356,8 +381,8 @@ static void run_worker(const isolate_job *jobs, size_t n, size_t first, isolate_
     dup2(err_fd, 2);
     for (k = first; k < n; k++) {
         isolate_result r = not_run();
-        char m[512] = "";
-        int failed;
+        char m[512] = "", text[sizeof m + 2];
+        check_result res = CHECK_PASS;
         last_status = 0;
         err_text[0] = '\0';
         if (jobs[k].fn) {
@@ -366,12 +391,14 @@ static void run_worker(const isolate_job *jobs, size_t n, size_t first, isolate_
             st->running = (long)k;
             if (jobs[k].timeout)
                 alarm(jobs[k].timeout);
-            failed = jobs[k].fn(jobs[k].arg, m, sizeof m);
+            res = jobs[k].fn(jobs[k].arg, m, sizeof m);
             alarm(0);
             read_err_file(2);
-            classify(&r, 0, failed ? "F" : "P", jobs[k].timeout);
-            if (failed)
-                snprintf(r.evidence, sizeof r.evidence, "%s", m);
+            /* the pipe's message, as run_child writes it */
+            text[0] = check_failed(res) ? 'F' : 'P';
+            text[1] = check_failed(res) ? (char)(unsigned char)res.cls : '\0';
+            snprintf(text + 2, sizeof text - 2, "%s", m);
+            classify(&r, 0, text, jobs[k].timeout);
         }
         done(k, &r, ctx);
         fflush(stdout);

@@ -7,18 +7,22 @@
 
 #include <stddef.h>
 
+#include "fail_class.h"
+
 enum verdict { V_PASS = 0, V_FAIL, V_CRASH, V_TIMEOUT, V_NOT_APPLICABLE };
 
 typedef struct isolate_result {
     enum verdict verdict;
+    enum fail_class cls;   /* V_FAIL: the class the check named (fail_class.h) */
     char evidence[512];    /* the check's message, or the first sanitizer line */
     char ubsan[512];       /* first UBSan "runtime error:" line, if any (subject code) */
     char report[4096];     /* a crash: the sanitizer's report from its first line, and the
                             * buffer map (guard.h), for the reports to explain it */
 } isolate_result;
 
-/* The check: returns 0 for pass; on failure fills msg (cap bytes). */
-typedef int (*check_fn)(const void *arg, char *msg, unsigned cap);
+/* The check: returns CHECK_PASS, or its failure's class with a message in
+ * msg (cap bytes; check_fail writes both). */
+typedef check_result (*check_fn)(const void *arg, char *msg, unsigned cap);
 
 /* fork, run fn(arg) in the child with a timeout (seconds; 0 = none). When
  * no_fork is set (debugging), runs in this process instead. */

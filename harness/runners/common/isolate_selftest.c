@@ -3,14 +3,14 @@
  * pipe holds (200 KiB; a pipe holds 64 KiB on Linux) must still come back
  * at once with its own verdict, not as a TIMEOUT after its alarm; a check
  * that crashes comes back as CRASH with the report line it wrote last to
- * stderr; FAIL keeps its message. isolate_each gives each job of a run the
+ * stderr; FAIL keeps its message and its class (fail_class.h). isolate_each gives each job of a run the
  * result isolate_run would, in job order, runs silent passes in one worker
  * process and starts a fresh one after anything else.
  *
  * Build and run (exit 0: every test passed):
  *   cc -std=gnu11 -Wall -Wextra -Werror -Iharness/runners/common \
  *      harness/runners/common/isolate_selftest.c harness/runners/common/isolate.c \
- *      -o build/isolate_selftest && build/isolate_selftest
+ *      harness/runners/common/fail_class.c -o build/isolate_selftest && build/isolate_selftest
  */
 #define _DEFAULT_SOURCE
 #include <stdio.h>
@@ -35,23 +35,22 @@ static void noise(size_t n)
     fflush(stderr);
 }
 
-static int noisy_pass(const void *arg, char *msg, unsigned cap)
+static check_result noisy_pass(const void *arg, char *msg, unsigned cap)
 {
     (void)arg; (void)msg; (void)cap;
     noise(NOISE);
-    return 0;
+    return CHECK_PASS;
 }
 
-static int noisy_fail(const void *arg, char *msg, unsigned cap)
+static check_result noisy_fail(const void *arg, char *msg, unsigned cap)
 {
     (void)arg;
     noise(NOISE);
-    snprintf(msg, cap, "the expected failure message");
-    return 1;
+    return check_fail(msg, cap, FAIL_REJECTS_VALID, "the expected failure message");
 }
 
 /* A report line after the noise, as a sanitizer writes it before abort. */
-static int noisy_crash(const void *arg, char *msg, unsigned cap)
+static check_result noisy_crash(const void *arg, char *msg, unsigned cap)
 {
     (void)arg; (void)msg; (void)cap;
     noise(NOISE);
@@ -60,12 +59,12 @@ static int noisy_crash(const void *arg, char *msg, unsigned cap)
     abort();   /* not a signal ASan reports itself: the line above is the report */
 }
 
-static int hangs(const void *arg, char *msg, unsigned cap)
+static check_result hangs(const void *arg, char *msg, unsigned cap)
 {
     (void)arg; (void)msg; (void)cap;
     for (;;)
         pause();
-    return 0;
+    return CHECK_PASS;
 }
 
 static double now(void)
@@ -77,13 +76,20 @@ static double now(void)
 
 static int failures;
 
+/* A FAIL carries the class its check named: noisy_fail's rejects_valid. */
+static int class_ok(const isolate_result *r, enum fail_class want)
+{
+    return r->verdict != V_FAIL || r->cls == want;
+}
+
 static void expect(const char *name, check_fn fn, unsigned timeout, enum verdict want,
                    const char *evidence_has, double max_seconds)
 {
     double t0 = now(), took;
     isolate_result r = isolate_run(fn, NULL, timeout, 0);
     took = now() - t0;
-    if (r.verdict != want || !strstr(r.evidence, evidence_has) || took > max_seconds) {
+    if (r.verdict != want || !strstr(r.evidence, evidence_has) || took > max_seconds ||
+        !class_ok(&r, FAIL_REJECTS_VALID)) {
         printf("FAIL %s: %s (%s) after %.1f s; want %s with \"%s\" within %.0f s\n", name,
                verdict_name(r.verdict), r.evidence, took, verdict_name(want), evidence_has,
                max_seconds);
@@ -105,26 +111,24 @@ static struct shared {
 #define ran_in (sh->ran_in)
 static int poisoned;           /* set by a failing job: the next must not see it */
 
-static int quiet_pass(const void *arg, char *msg, unsigned cap)
+static check_result quiet_pass(const void *arg, char *msg, unsigned cap)
 {
     (void)msg; (void)cap;
     ran_in[*(const int *)arg] = getpid();
-    if (poisoned) {
-        snprintf(msg, cap, "a failed job's state leaked into this one");
-        return 1;
-    }
-    return 0;
+    if (poisoned)
+        return check_fail(msg, cap, FAIL_CHECK_INCOMPLETE, "a failed job's state leaked into "
+                          "this one");
+    return CHECK_PASS;
 }
 
-static int poisoning_fail(const void *arg, char *msg, unsigned cap)
+static check_result poisoning_fail(const void *arg, char *msg, unsigned cap)
 {
     ran_in[*(const int *)arg] = getpid();
     poisoned = 1;
-    snprintf(msg, cap, "the expected failure message");
-    return 1;
+    return check_fail(msg, cap, FAIL_WRONG_OUTPUT, "the expected failure message");
 }
 
-static int report_crash(const void *arg, char *msg, unsigned cap)
+static check_result report_crash(const void *arg, char *msg, unsigned cap)
 {
     (void)msg; (void)cap;
     ran_in[*(const int *)arg] = getpid();
@@ -133,7 +137,7 @@ static int report_crash(const void *arg, char *msg, unsigned cap)
     abort();
 }
 
-static int slow_hang(const void *arg, char *msg, unsigned cap)
+static check_result slow_hang(const void *arg, char *msg, unsigned cap)
 {
     ran_in[*(const int *)arg] = getpid();
     return hangs(arg, msg, cap);
@@ -163,7 +167,8 @@ static void note_result(size_t i, const isolate_result *r, void *ctx)
         sh->failures++;
     }
     sh->reported = i + 1;
-    if (r->verdict != plan[i].want || !strstr(r->evidence, plan[i].evidence_has)) {
+    if (r->verdict != plan[i].want || !strstr(r->evidence, plan[i].evidence_has) ||
+        !class_ok(r, FAIL_WRONG_OUTPUT)) {
         printf("FAIL isolate_each job %zu: %s (%s); want %s with \"%s\"\n", i,
                verdict_name(r->verdict), r->evidence, verdict_name(plan[i].want),
                plan[i].evidence_has);

@@ -74,7 +74,12 @@ void print_record(const struct lz4_subject *s, const char *check, const isolate_
     json_string(s->name);
     printf(",\"generation\":\"%s\",\"check\":", subject_generation_name(s->generation));
     json_string(check);
-    printf(",\"verdict\":\"%s\",\"evidence\":", verdict_name(r->verdict));
+    printf(",\"verdict\":\"%s\"", verdict_name(r->verdict));
+    if (r->verdict == V_FAIL) {
+        printf(",\"fail_class\":");
+        json_string(fail_class_name(r->cls));
+    }
+    printf(",\"evidence\":");
     json_string(r->evidence);
     printf(",\"ubsan\":");
     json_string(r->ubsan);

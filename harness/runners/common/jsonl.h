@@ -18,8 +18,9 @@ void json_append_string(buf *b, const char *s);
 /* Print s to stdout as a JSON string literal (records are JSON lines). */
 void json_string(const char *s);
 
-/* One record line: {"subject", "generation", "check", "verdict", "evidence",
- * "ubsan"} (harness/report/records.py reads them). */
+/* One record line: {"subject", "generation", "check", "verdict",
+ * "fail_class" (a FAIL's class, fail_class.h), "evidence", "ubsan", and
+ * "report" for a crash} (harness/evidence/records.py reads them). */
 void print_record(const struct lz4_subject *s, const char *check, const isolate_result *r);
 
 #endif

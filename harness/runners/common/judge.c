@@ -10,18 +10,21 @@ judgement judge_decode(int accepted, int same_output, int strict_ok, int compat_
         return strict_ok ? JUDGE_REJECTS_VALID : JUDGE_PASS;
     if (!compat_ok)
         return JUDGE_ACCEPTS_INVALID;
-    return same_output ? JUDGE_PASS : JUDGE_WRONG_OUTPUT;
+    if (same_output)
+        return JUDGE_PASS;
+    return strict_ok ? JUDGE_WRONG_OUTPUT : JUDGE_OTHER_OUTPUT;
 }
 
-const char *judgement_class(judgement v)
+enum fail_class judgement_class(judgement v)
 {
     switch (v) {
-    case JUDGE_REJECTS_VALID: return "rejects_valid";
-    case JUDGE_ACCEPTS_INVALID: return "accepts_invalid";
-    case JUDGE_WRONG_OUTPUT: return "wrong_output";
+    case JUDGE_REJECTS_VALID: return FAIL_REJECTS_VALID;
+    case JUDGE_ACCEPTS_INVALID:
+    case JUDGE_OTHER_OUTPUT: return FAIL_ACCEPTS_INVALID;
+    case JUDGE_WRONG_OUTPUT: return FAIL_WRONG_OUTPUT;
     case JUDGE_PASS: break;
     }
-    return NULL;
+    return FAIL_NONE;
 }
 
 judgement judge_output(const judge_ref *ref, int accepted, const uint8_t *out, size_t len)

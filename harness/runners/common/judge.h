@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fail_class.h"
 #include "lz4frame_ref.h"
 #include "lz4ref.h"
 
@@ -35,16 +36,20 @@ typedef enum judgement {
     JUDGE_PASS = 0,          /* agrees with ref, or a choice the profiles leave open */
     JUDGE_REJECTS_VALID,     /* rejected; ref strict accepts the whole input */
     JUDGE_ACCEPTS_INVALID,   /* accepted; ref compatible rejects the input */
-    JUDGE_WRONG_OUTPUT,      /* accepted; the output is not ref's */
+    JUDGE_WRONG_OUTPUT,      /* accepted valid input (ref strict accepts it); the output is
+                              * not ref's */
+    JUDGE_OTHER_OUTPUT,      /* accepted input ref strict rejects and ref compatible decodes
+                              * (offset 0, an end-of-block rule), to other bytes than ref
+                              * compatible's: the format's latitude, not corruption */
 } judgement;
 
 /* The rule itself. accepted: the decoder returned success; same_output: its
  * output equals ref's (only read when accepted and compat_ok). */
 judgement judge_decode(int accepted, int same_output, int strict_ok, int compat_ok);
 
-/* The finding class of a failing verdict (the names of fuzz/oracle.h);
- * NULL for JUDGE_PASS. */
-const char *judgement_class(judgement v);
+/* The failure class of a failing verdict (fail_class.h); FAIL_NONE for
+ * JUDGE_PASS. */
+enum fail_class judgement_class(judgement v);
 
 /* What ref says of one input. */
 typedef struct judge_ref {

@@ -71,7 +71,7 @@ stream_result stream_ref_decode(const stream_plan *p, const stream_blocks *b)
 {
     history h;
     size_t i, pos = 0;
-    stream_result res = stream_problem(-1, "", "%s", "");
+    stream_result res = stream_problem(-1, FAIL_NONE, "%s", "");
     h.bytes = xmalloc(STREAM_WINDOW + max_dlen(b));
     h.len = 0;
     for (i = 0; i < b->n && res.block < 0; i++) {
@@ -88,7 +88,7 @@ stream_result stream_ref_decode(const stream_plan *p, const stream_blocks *b)
         r = ref_decode(&q);
         if (r.status != REF_OK || r.written != b->dlen[i] ||
             memcmp(q.dst, b->data + pos, b->dlen[i]) != 0)
-            res = stream_problem((int)i, "bad_stream", "block %zu of %zu (%zu bytes of %zu, "
+            res = stream_problem((int)i, FAIL_BAD_STREAM, "block %zu of %zu (%zu bytes of %zu, "
                                  "after %s, %zu bytes of history) does not decode with ref "
                                  "(strict): %s (check %d) at byte %zu, %zu bytes%s", i, b->n,
                                  b->clen[i], b->dlen[i], stream_event_names[b->event[i]], h.len,
@@ -237,7 +237,7 @@ stream_result stream_subject_decode(const struct lz4_subject *s, const stream_pl
                                     const stream_blocks *b, int dmode, size_t slack,
                                     int corrupt_block, size_t corrupt_at, uint8_t corrupt_mask)
 {
-    stream_result res = stream_problem(-1, "", "%s", "");
+    stream_result res = stream_problem(-1, FAIL_NONE, "%s", "");
     int using_dict = dmode == DM_USINGDICT || dmode == DM_USINGDICT_COPY;
     void *ds = NULL;
     outputs o;
@@ -250,7 +250,7 @@ stream_result stream_subject_decode(const struct lz4_subject *s, const stream_pl
     if (!using_dict) {
         ds = s->dstream_create();
         if (!ds)
-            return stream_problem(0, "create_failed", "dstream_create returned NULL");
+            return stream_problem(0, FAIL_CREATE_FAILED, "dstream_create returned NULL");
     }
     memset(&o, 0, sizeof o);
     o.dmode = dmode;
@@ -308,23 +308,23 @@ stream_result stream_subject_decode(const struct lz4_subject *s, const stream_pl
                                               (int)dict_len);
         }
         if (r > (int)cap)
-            res = stream_problem((int)i, "return_above_capacity", "block %zu (%s, after %s): "
+            res = stream_problem((int)i, FAIL_RETURN_ABOVE_CAPACITY, "block %zu (%s, after %s): "
                                  "returned %d, capacity %zu", i, stream_dmode_names[dmode],
                                  stream_event_names[b->event[i]], r, cap);
         else if (!corrupt && (v = block_verdict(r, dst, b->data + pos, b->dlen[i])) !=
                  JUDGE_PASS && r != (int)b->dlen[i])
-            res = stream_problem((int)i, r < 0 ? "rejects_valid" : "wrong_size",
+            res = stream_problem((int)i, r < 0 ? FAIL_REJECTS_VALID : FAIL_WRONG_LENGTH,
                                  "block %zu of %zu (%zu bytes to %zu, %s, after %s, %zu of "
                                  "history): returned %d", i, b->n, b->clen[i], b->dlen[i],
                                  stream_dmode_names[dmode], stream_event_names[b->event[i]],
                                  h.len, r);
         else if (!corrupt && v == JUDGE_WRONG_OUTPUT)
-            res = stream_problem((int)i, "wrong_output", "block %zu of %zu (%zu bytes, %s, "
+            res = stream_problem((int)i, FAIL_WRONG_OUTPUT, "block %zu of %zu (%zu bytes, %s, "
                                  "after %s, %zu of history): the output differs", i, b->n,
                                  b->dlen[i], stream_dmode_names[dmode],
                                  stream_event_names[b->event[i]], h.len);
         else if (o.whole.map && before_changed(o.whole.data, b->data, pos, corrupt))
-            res = stream_problem((int)i, "wrote_before_dst", "block %zu (%s%s): the output of "
+            res = stream_problem((int)i, FAIL_WROTE_BEFORE_DST, "block %zu (%s%s): the output of "
                                  "earlier blocks changed", i, stream_dmode_names[dmode],
                                  corrupt ? ", corrupted" : "");
         if (corrupt)
@@ -337,7 +337,7 @@ stream_result stream_subject_decode(const struct lz4_subject *s, const stream_pl
     }
     if (res.block < 0 && corrupt_block < 0 && o.whole.map &&
         before_changed(o.whole.data, b->data, pos, 1))
-        res = stream_problem((int)b->n - 1, "wrote_before_dst", "%s: the output of earlier "
+        res = stream_problem((int)b->n - 1, FAIL_WROTE_BEFORE_DST, "%s: the output of earlier "
                              "blocks changed", stream_dmode_names[dmode]);
     if (ds)
         s->dstream_free(ds);

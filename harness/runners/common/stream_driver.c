@@ -205,12 +205,12 @@ unsigned char *stream_guard_tail(const guard_buf *g, size_t n, const char *name)
     return view.data;
 }
 
-stream_result stream_problem(int block, const char *what, const char *fmt, ...)
+stream_result stream_problem(int block, enum fail_class cls, const char *fmt, ...)
 {
     stream_result r;
     va_list ap;
     r.block = block;
-    snprintf(r.what, sizeof r.what, "%s", what);
+    r.cls = cls;
     va_start(ap, fmt);
     vsnprintf(r.msg, sizeof r.msg, fmt, ap);
     va_end(ap);
@@ -233,7 +233,7 @@ static void *dict_stream(const struct lz4_subject *s, const stream_plan *p, void
 stream_result stream_subject_compress(const struct lz4_subject *s, const stream_plan *p,
                                       const uint8_t *data, stream_blocks *out)
 {
-    stream_result res = stream_problem(-1, "", "%s", "");
+    stream_result res = stream_problem(-1, FAIL_NONE, "%s", "");
     void *st, *ds[2] = { NULL, NULL };
     placer pl;
     guard_buf dsts;
@@ -244,7 +244,7 @@ stream_result stream_subject_compress(const struct lz4_subject *s, const stream_
     stream_blocks_init(out, p);
     st = s->stream_create(p->hc);
     if (!st)
-        return stream_problem(0, "create_failed", "stream_create(%d) returned NULL", p->hc);
+        return stream_problem(0, FAIL_CREATE_FAILED, "stream_create(%d) returned NULL", p->hc);
     s->stream_reset(st, p->param, 0);
     placer_init(&pl, p, data, total);
     dsts = guard_alloc(bound_of(s, stream_plan_max_block(p)) + 64, 0);   /* cap_delta < 64 */
@@ -262,7 +262,7 @@ stream_result stream_subject_compress(const struct lz4_subject *s, const stream_
         else if (ev == SE_ATTACH) {
             void *d = dict_stream(s, p, ds, t->dict);
             if (!d) {
-                res = stream_problem((int)k, "create_failed", "stream_create(%d) returned "
+                res = stream_problem((int)k, FAIL_CREATE_FAILED, "stream_create(%d) returned "
                                      "NULL for a dictionary stream", p->hc);
                 break;
             }
@@ -276,11 +276,11 @@ stream_result stream_subject_compress(const struct lz4_subject *s, const stream_
         memset(dst, 0xA5, cap);
         r = s->stream_compress(st, src, (char *)dst, (int)t->size, (int)cap, p->param);
         if (r < 0 || (size_t)r > cap)
-            res = stream_problem((int)k, "return_above_capacity", "block %zu (%zu bytes, %s, "
+            res = stream_problem((int)k, FAIL_RETURN_ABOVE_CAPACITY, "block %zu (%zu bytes, %s, "
                                  "after %s): returned %d, capacity %zu", k, t->size,
                                  stream_mode_names[p->mode], stream_event_names[ev], r, cap);
         else if (r == 0 && cap >= bound)
-            res = stream_problem((int)k, "fails_within_bound", "block %zu (%zu bytes, %s, "
+            res = stream_problem((int)k, FAIL_FAILS_WITHIN_BOUND, "block %zu (%zu bytes, %s, "
                                  "after %s): returned 0 with capacity %zu >= bound %zu", k,
                                  t->size, stream_mode_names[p->mode], stream_event_names[ev],
                                  cap, bound);
@@ -292,7 +292,7 @@ stream_result stream_subject_compress(const struct lz4_subject *s, const stream_
         if (r > 0 && p->mode == SM_SAVEDICT) {
             int saved = s->stream_save_dict(st, (char *)pl.safe.data, (int)STREAM_WINDOW);
             if (saved < 0 || saved > (int)STREAM_WINDOW)
-                res = stream_problem((int)k, "save_dict", "saveDict into 64 KiB returned %d",
+                res = stream_problem((int)k, FAIL_SAVE_DICT, "saveDict into 64 KiB returned %d",
                                      saved);
         }
         at += t->size;

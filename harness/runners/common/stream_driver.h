@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fail_class.h"
 #include "guard.h"
 #include "subject.h"
 
@@ -101,10 +102,10 @@ void stream_blocks_add(stream_blocks *b, const uint8_t *block, size_t clen, cons
                        size_t dlen, int event, int dict);
 void stream_blocks_free(stream_blocks *b);
 
-/* A problem the driver saw: what, at which block (-1: none). */
+/* A problem the driver saw: its class, at which block (-1: none). */
 typedef struct stream_result {
     int block;
-    char what[64];           /* a class: fails_within_bound, return_above_capacity, ... */
+    enum fail_class cls;     /* FAIL_NONE, or fails_within_bound, return_above_capacity, ... */
     char msg[384];
 } stream_result;
 
@@ -118,7 +119,7 @@ typedef struct stream_result {
 unsigned char *stream_guard_tail(const guard_buf *g, size_t n, const char *name);
 
 /* A result: block (-1: none), class and message. */
-stream_result stream_problem(int block, const char *what, const char *fmt, ...)
+stream_result stream_problem(int block, enum fail_class cls, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Bring a plan in line with what the subject has: attach without its bit

@@ -11,7 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fail_class.h"
+#include "frame_driver.h"
 #include "isolate.h"
+#include "judge.h"
 #include "subject.h"
 
 /* One check: run in a child process (isolate.h) with a pointer to this
@@ -79,12 +82,38 @@ unsigned char *contract_dictionary(size_t *len);
 /* A valid block of data[0..n) made by ref (acceleration 1), malloc'd. */
 unsigned char *contract_ref_block(const unsigned char *data, size_t n, size_t *blen);
 
-/* 0 when ref (strict) decodes block to exactly want[0..n) (with the
- * dictionary dict[0..dict_len) as history when dict_len > 0); otherwise 1
- * with a message in msg. */
-int contract_ref_decodes_to(const unsigned char *block, size_t blen, const unsigned char *want,
-                            size_t n, const char *dict, size_t dict_len, char *msg,
-                            unsigned cap);
+/* CHECK_PASS when ref (strict) decodes block, a subject's compressor's, to
+ * exactly want[0..n) (with the dictionary dict[0..dict_len) as history when
+ * dict_len > 0); otherwise a message in msg and the class of what ref saw:
+ * reads_before_history for a match before the input and history the
+ * compressor was given, nonconformant_block for a block that only breaks
+ * a rule of ref's profile table (compatible decodes it to want), else
+ * roundtrip. */
+check_result contract_ref_decodes_to(const unsigned char *block, size_t blen,
+                                     const unsigned char *want, size_t n, const char *dict,
+                                     size_t dict_len, char *msg, unsigned cap);
+
+/* frame_ref_decodes_to (frame_driver.h) as a check's result: a frame a
+ * subject made that ref (strict) does not decode to want[0..n) is
+ * bad_frame, msg saying so. */
+check_result contract_frame_decodes_to(const unsigned char *frame, size_t len,
+                                       const unsigned char *want, size_t n,
+                                       const unsigned char *dict, size_t dict_len,
+                                       const char *what, char *msg, unsigned cap);
+
+/* The class of a failing judgement (judge.h) of a decode that returned
+ * len bytes: judgement_class(v), but wrong_length where the output accepted
+ * is not ref's because its size is another (ref->len). */
+enum fail_class contract_judged_class(judgement v, const judge_ref *ref, size_t len);
+
+/* The class of a drive of a valid frame (frame_driver.h) that ended with
+ * o, not complete: the driver's (an error, a stall, ...), or, for a
+ * decoder still waiting for input after the whole frame, rejects_valid (it
+ * refused the frame's end). */
+enum fail_class contract_incomplete_class(enum frame_drive_outcome o);
+
+/* fail_class_name for messages: "?" for FAIL_NONE. */
+const char *contract_class_name(enum fail_class cls);
 
 /* A hand-made block (spec, "Compressed block format"), small: the
  * boundary sweeps write their blocks with it. */

@@ -33,9 +33,9 @@ static int call_compress(const check *c, const char *src, char *dst, int n, int 
     return 0;
 }
 
-/* 0 when ref decodes the block the compressor made (with its dictionary
- * for compress_using_dict) to want[0..n). */
-static int check_block(const check *c, const unsigned char *block, size_t blen,
+/* CHECK_PASS when ref decodes the block the compressor made (with its
+ * dictionary for compress_using_dict) to want[0..n). */
+static check_result check_block(const check *c, const unsigned char *block, size_t blen,
                        const unsigned char *want, size_t n, char *msg, unsigned cap)
 {
     size_t dict_len = c->variant == C_DICT ? sizeof dict - 1 : 0;
@@ -45,7 +45,7 @@ static int check_block(const check *c, const unsigned char *block, size_t blen,
 /* ---- compressor contracts --------------------------------------------- */
 
 /* Compress into exactly the bound: succeeds, output <= bound, round trips. */
-static int chk_compress_into_bound(const void *arg, char *msg, unsigned cap)
+static check_result chk_compress_into_bound(const void *arg, char *msg, unsigned cap)
 {
     const check *c = arg;
     static const size_t sizes[] = { 0, 1, 12, 13, 100, 4096, 65536, 300000 };
@@ -58,26 +58,27 @@ static int chk_compress_into_bound(const void *arg, char *msg, unsigned cap)
             size_t bound = n + n / 255 + 16;
             guard_buf out = guard_alloc(bound, 0xA5);
             int r = call_compress(c, (const char *)data, (char *)out.data, (int)n, (int)bound);
-            int bad = 0;
+            check_result res;
             if (r <= 0 || (size_t)r > bound) {
-                snprintf(msg, cap, "%zu %s bytes into the bound (%zu): returned %d", n,
-                         data_kind_names[k], bound, r);
-                bad = 1;
+                res = check_fail(msg, cap, r > 0 ? FAIL_RETURN_ABOVE_CAPACITY
+                                                 : FAIL_FAILS_WITHIN_BOUND,
+                                 "%zu %s bytes into the bound (%zu): returned %d", n,
+                                 data_kind_names[k], bound, r);
             } else {
-                bad = check_block(c, out.data, (size_t)r, data, n, msg, cap);
+                res = check_block(c, out.data, (size_t)r, data, n, msg, cap);
             }
             guard_free(&out);
             free(data);
-            if (bad)
-                return 1;
+            if (check_failed(res))
+                return res;
         }
     }
-    return 0;
+    return CHECK_PASS;
 }
 
 /* Tiny and just-too-small capacities: 0 or a valid block, never a write
  * past the capacity (the guard page faults, or ASan reports). */
-static int chk_compress_small_capacity(const void *arg, char *msg, unsigned cap)
+static check_result chk_compress_small_capacity(const void *arg, char *msg, unsigned cap)
 {
     const check *c = arg;
     static const size_t sizes[] = { 1, 20, 1000, 70000 };
@@ -104,37 +105,43 @@ static int chk_compress_small_capacity(const void *arg, char *msg, unsigned cap)
                 guard_buf out = guard_alloc(caps[j], 0xA5);
                 int got = call_compress(c, (const char *)data, (char *)out.data, (int)n,
                                         (int)caps[j]);
-                int bad = 0;
+                check_result res = CHECK_PASS;
                 if (got < 0 || (size_t)got > caps[j]) {
-                    snprintf(msg, cap, "%zu %s bytes into capacity %zu: returned %d", n,
-                             data_kind_names[k], caps[j], got);
-                    bad = 1;
+                    /* a compressor fails with 0: a negative result is the
+                     * convention broken */
+                    res = check_fail(msg, cap, got < 0 ? FAIL_NEGATIVE_RETURN
+                                                       : FAIL_RETURN_ABOVE_CAPACITY,
+                                     "%zu %s bytes into capacity %zu: returned %d", n,
+                                     data_kind_names[k], caps[j], got);
                 } else if (got > 0) {
-                    bad = check_block(c, out.data, (size_t)got, data, n, msg, cap);
+                    res = check_block(c, out.data, (size_t)got, data, n, msg, cap);
                 }
                 guard_free(&out);
-                if (bad) {
+                if (check_failed(res)) {
                     free(data);
-                    return 1;
+                    return res;
                 }
             }
             free(data);
         }
     }
-    return 0;
+    return CHECK_PASS;
 }
 
 /* Negative input size: 0 (the size is rejected), nothing written. */
-static int chk_compress_negative_size(const void *arg, char *msg, unsigned cap)
+static check_result chk_compress_negative_size(const void *arg, char *msg, unsigned cap)
 {
     const check *c = arg;
     guard_buf out = guard_alloc(64, 0xA5);
     int r = call_compress(c, "abcdefgh", (char *)out.data, -1, 64);
-    int bad = r != 0;
-    if (bad)
-        snprintf(msg, cap, "input size -1 returned %d, want 0", r);
+    check_result res = CHECK_PASS;
+    /* the size is refused with 0: a block for it, or a negative result, is
+     * the convention broken (a write past the 64 bytes faults) */
+    if (r != 0)
+        res = check_fail(msg, cap, r < 0 ? FAIL_NEGATIVE_RETURN : FAIL_WRONG_RETURN,
+                         "input size -1 returned %d, want 0", r);
     guard_free(&out);
-    return bad;
+    return res;
 }
 
 /* The destSize call of c: LZ4_compress_destSize (variant 0) or
@@ -150,7 +157,7 @@ static int call_dest_size(const check *c, const unsigned char *src, unsigned cha
 
 /* destSize: output <= target, consumed <= input, block decodes to exactly
  * the consumed prefix; target >= bound consumes everything. */
-static int chk_dest_size(const void *arg, char *msg, unsigned cap)
+static check_result chk_dest_size(const void *arg, char *msg, unsigned cap)
 {
     static const size_t sizes[] = { 1, 100, 5000, 70000 };
     const check *c = arg;
@@ -165,37 +172,40 @@ static int chk_dest_size(const void *arg, char *msg, unsigned cap)
                 guard_buf out = guard_alloc(targets[t], 0xA5);
                 int consumed = (int)n;
                 int r = call_dest_size(c, data, out.data, &consumed, targets[t]);
-                int bad = 0;
+                check_result res = CHECK_PASS;
                 if (r < 0 || (size_t)r > targets[t] || consumed < 0 || (size_t)consumed > n) {
-                    snprintf(msg, cap, "%zu %s bytes, target %zu: returned %d, consumed %d", n,
-                             data_kind_names[k], targets[t], r, consumed);
-                    bad = 1;
+                    enum fail_class cls = r > 0 && (size_t)r > targets[t]
+                                              ? FAIL_RETURN_ABOVE_CAPACITY
+                                          : consumed < 0 || (size_t)consumed > n
+                                              ? FAIL_BAD_CONSUMED
+                                              : FAIL_NEGATIVE_RETURN;
+                    res = check_fail(msg, cap, cls, "%zu %s bytes, target %zu: returned %d, "
+                                     "consumed %d", n, data_kind_names[k], targets[t], r,
+                                     consumed);
                 } else if (r > 0) {
-                    bad = contract_ref_decodes_to(out.data, (size_t)r, data, (size_t)consumed,
+                    res = contract_ref_decodes_to(out.data, (size_t)r, data, (size_t)consumed,
                                                   NULL, 0, msg, cap);
                 } else if (targets[t] >= bound) {
-                    snprintf(msg, cap, "target >= bound but returned 0");
-                    bad = 1;
+                    res = check_fail(msg, cap, FAIL_FAILS_WITHIN_BOUND,
+                                     "target >= bound but returned 0");
                 }
-                if (!bad && targets[t] >= bound && (size_t)consumed != n) {
-                    snprintf(msg, cap, "target >= bound but consumed only %d of %zu",
-                             consumed, n);
-                    bad = 1;
-                }
+                if (!check_failed(res) && targets[t] >= bound && (size_t)consumed != n)
+                    res = check_fail(msg, cap, FAIL_DEST_SIZE_SHORT,
+                                     "target >= bound but consumed only %d of %zu", consumed, n);
                 guard_free(&out);
-                if (bad) {
+                if (check_failed(res)) {
                     free(data);
-                    return 1;
+                    return res;
                 }
             }
             free(data);
         }
     }
-    return 0;
+    return CHECK_PASS;
 }
 
 /* Same input, same call, same bytes (determinism). */
-static int chk_compress_deterministic(const void *arg, char *msg, unsigned cap)
+static check_result chk_compress_deterministic(const void *arg, char *msg, unsigned cap)
 {
     const check *c = arg;
     size_t n = 50000, bound = n + n / 255 + 16;
@@ -203,16 +213,24 @@ static int chk_compress_deterministic(const void *arg, char *msg, unsigned cap)
     unsigned char *x = xmalloc(bound), *y = xmalloc(bound);
     int rx = call_compress(c, (const char *)data, (char *)x, (int)n, (int)bound);
     int ry = call_compress(c, (const char *)data, (char *)y, (int)n, (int)bound);
-    int bad = rx != ry || (rx > 0 && memcmp(x, y, (size_t)rx) != 0);
-    if (bad)
-        snprintf(msg, cap, "two identical calls gave %d and %d bytes / different bytes", rx, ry);
+    check_result res = CHECK_PASS;
+    if (rx != ry || (rx > 0 && memcmp(x, y, (size_t)rx) != 0))
+        res = check_fail(msg, cap, FAIL_NONDETERMINISTIC,
+                         "two identical calls gave %d and %d bytes / different bytes", rx, ry);
     free(data); free(x); free(y);
-    return bad;
+    return res;
 }
 
 /* ---- bound ------------------------------------------------------------ */
 
-static int chk_bound(const void *arg, char *msg, unsigned cap)
+/* The size of the block that stores n bytes as literals only (one token,
+ * its length bytes, the bytes): what incompressible input needs. */
+static long long literals_block_size(long long n)
+{
+    return 1 + n + (n >= 15 ? (n - 15) / 255 + 1 : 0);
+}
+
+static check_result chk_bound(const void *arg, char *msg, unsigned cap)
 {
     static const int sizes[] = { 0, 1, 15, 16, 254, 255, 256, 65536, 1 << 20, 0x7E000000 };
     size_t i;
@@ -220,17 +238,16 @@ static int chk_bound(const void *arg, char *msg, unsigned cap)
     for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         long long want = (long long)sizes[i] + sizes[i] / 255 + 16;
         int got = subject->compress_bound(sizes[i]);
-        if (got != want) {
-            snprintf(msg, cap, "bound(%d) = %d, want %lld", sizes[i], got, want);
-            return 1;
-        }
+        if (got != want)   /* below a literals-only block: incompressible data fails */
+            return check_fail(msg, cap, got < literals_block_size(sizes[i])
+                                            ? FAIL_BOUND_TOO_SMALL : FAIL_BOUND_DIFFERS,
+                              "bound(%d) = %d, want %lld", sizes[i], got, want);
     }
-    if (subject->compress_bound(0x7E000001) != 0 || subject->compress_bound(-1) != 0) {
-        snprintf(msg, cap, "bound above the 0x7E000000 limit: %d, bound(-1) = %d",
-                 subject->compress_bound(0x7E000001), subject->compress_bound(-1));
-        return 1;
-    }
-    return 0;
+    if (subject->compress_bound(0x7E000001) != 0 || subject->compress_bound(-1) != 0)
+        return check_fail(msg, cap, FAIL_BOUND_DIFFERS,
+                          "bound above the 0x7E000000 limit: %d, bound(-1) = %d",
+                          subject->compress_bound(0x7E000001), subject->compress_bound(-1));
+    return CHECK_PASS;
 }
 
 /* ---- registration ---------------------------------------------------- */

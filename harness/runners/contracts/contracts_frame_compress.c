@@ -41,7 +41,7 @@ static struct subject_frame_prefs prefs_set(int i, size_t n)
     return p;   /* content_size 0 (n = 0) means "no field", as in LZ4F */
 }
 
-static int chk_compress_frame(const void *arg, char *msg, unsigned cap)
+static check_result chk_compress_frame(const void *arg, char *msg, unsigned cap)
 {
     static const size_t sizes[] = { 0, 1, 65537, 300000 };
     static const char *const kinds[] = { "mixed", "random", "zeros", "text" };
@@ -57,32 +57,33 @@ static int chk_compress_frame(const void *arg, char *msg, unsigned cap)
             guard_buf in = guard_dup(data, n), out = guard_alloc(bound, 0xA5);
             long long r = subject->frame_compress(in.data, n, out.data, bound, &p);
             char what[160];
-            int bad;
+            check_result res;
             snprintf(what, sizeof what, "prefs #%d (block %d, %s, level %d), %zu %s bytes into "
                      "the bound %zu", i, p.block_size_id,
                      p.block_independent ? "independent" : "linked", p.level, n,
                      kinds[(size_t)i % 4], bound);
             if (r < 0 || (size_t)r > bound) {
-                snprintf(msg, cap, "%s: returned %lld (%s)", what, r,
-                         r < 0 ? subject->frame_error_name(r) : "above the capacity");
-                bad = 1;
+                res = check_fail(msg, cap, r < 0 ? FAIL_FAILS_WITHIN_BOUND
+                                                 : FAIL_RETURN_ABOVE_CAPACITY,
+                                 "%s: returned %lld (%s)", what, r,
+                                 r < 0 ? subject->frame_error_name(r) : "above the capacity");
             } else {
-                bad = !frame_ref_decodes_to(out.data, (size_t)r, data, n, NULL, 0, what, msg,
-                                            cap);
+                res = contract_frame_decodes_to(out.data, (size_t)r, data, n, NULL, 0, what,
+                                                msg, cap);
             }
             guard_free(&in);
             guard_free(&out);
             free(data);
-            if (bad)
-                return 1;
+            if (check_failed(res))
+                return res;
         }
     }
-    return 0;
+    return CHECK_PASS;
 }
 
 /* Capacities below the bound: an error or a frame that decodes, never a
  * write past the capacity (guard page). */
-static int chk_compress_frame_small(const void *arg, char *msg, unsigned cap)
+static check_result chk_compress_frame_small(const void *arg, char *msg, unsigned cap)
 {
     size_t n = 1000, c;
     unsigned char *data = testdata_make("text", n, 11);
@@ -92,36 +93,38 @@ static int chk_compress_frame_small(const void *arg, char *msg, unsigned cap)
     for (c = 0; c < bound; c += c < 40 ? 1 : 97) {
         guard_buf in = guard_dup(data, n), out = guard_alloc(c, 0xA5);
         long long r = subject->frame_compress(in.data, n, out.data, c, &p);
-        int bad = 0;
+        check_result res = CHECK_PASS;
         if (r > (long long)c) {
-            snprintf(msg, cap, "capacity %zu: returned %lld", c, r);
-            bad = 1;
+            res = check_fail(msg, cap, FAIL_RETURN_ABOVE_CAPACITY, "capacity %zu: returned %lld",
+                             c, r);
         } else if (r >= 0) {
             char what[64];
             snprintf(what, sizeof what, "capacity %zu", c);
-            bad = !frame_ref_decodes_to(out.data, (size_t)r, data, n, NULL, 0, what, msg, cap);
+            res = contract_frame_decodes_to(out.data, (size_t)r, data, n, NULL, 0, what, msg,
+                                            cap);
         }
         guard_free(&in);
         guard_free(&out);
-        if (bad) {
+        if (check_failed(res)) {
             free(data);
-            return 1;
+            return res;
         }
     }
     free(data);
-    return 0;
+    return CHECK_PASS;
 }
 
-static int chk_compress_stream(const void *arg, char *msg, unsigned cap)
+static check_result chk_compress_stream(const void *arg, char *msg, unsigned cap)
 {
     static const size_t chunks[] = { 1, 4096, 100000 };
     size_t n = 250000, k;
     unsigned char *data = testdata_make("mixed", n, 12);
     void *cctx = subject->frame_cctx_create();
-    int i, bad = 0;
+    int i;
+    check_result res = CHECK_PASS;
     (void)arg;
-    for (i = 0; i < PREFS && !bad; i++) {
-        for (k = 0; k < 3 && !bad; k++) {
+    for (i = 0; i < PREFS && !check_failed(res); i++) {
+        for (k = 0; k < 3 && !check_failed(res); k++) {
             struct subject_frame_prefs p = prefs_set(i, n);
             unsigned char *frame;
             size_t len_n = chunks[k] == 1 ? 5000 : n;   /* byte-wise: a shorter input */
@@ -131,33 +134,32 @@ static int chk_compress_stream(const void *arg, char *msg, unsigned cap)
             r = frame_compress_chunked(subject, cctx, &p, NULL, 0, data, len_n, chunks[k], &frame);
             snprintf(what, sizeof what, "prefs #%d, %zu bytes in updates of %zu", i, len_n,
                      chunks[k]);
-            if (r < 0) {
-                snprintf(msg, cap, "%s: %s", what, subject->frame_error_name(r));
-                bad = 1;
-            } else {
-                bad = !frame_ref_decodes_to(frame, (size_t)r, data, len_n, NULL, 0, what, msg,
-                                            cap);
-            }
+            if (r < 0)
+                res = check_fail(msg, cap, FAIL_FRAME_ERROR, "%s: %s", what,
+                                 subject->frame_error_name(r));
+            else
+                res = contract_frame_decodes_to(frame, (size_t)r, data, len_n, NULL, 0, what,
+                                                msg, cap);
             free(frame);
         }
     }
     subject->frame_cctx_free(cctx);
     free(data);
-    return bad;
+    return res;
 }
 
 /* ULZ4-2021-974: one context, frames with a dictionary at level 1, 9, 12
  * and 1 again: every state the context keeps must fit the next level. */
-static int chk_compress_cdict_reuse(const void *arg, char *msg, unsigned cap)
+static check_result chk_compress_cdict_reuse(const void *arg, char *msg, unsigned cap)
 {
     static const int levels[] = { 1, 9, 12, 1, -5, 3 };
     size_t dict_len, n = 100000, i;
     unsigned char *dict = contract_dictionary(&dict_len);
     unsigned char *data = testdata_make("text", n, 13);
     void *cctx = subject->frame_cctx_create();
-    int bad = 0;
+    check_result res = CHECK_PASS;
     (void)arg;
-    for (i = 0; i < sizeof levels / sizeof levels[0] && !bad; i++) {
+    for (i = 0; i < sizeof levels / sizeof levels[0] && !check_failed(res); i++) {
         struct subject_frame_prefs p;
         unsigned char *frame;
         long long r;
@@ -167,19 +169,18 @@ static int chk_compress_cdict_reuse(const void *arg, char *msg, unsigned cap)
         p.block_size_id = 4;
         r = frame_compress_chunked(subject, cctx, &p, dict, dict_len, data, n, 30000, &frame);
         snprintf(what, sizeof what, "frame %zu (level %d, dictionary)", i + 1, levels[i]);
-        if (r < 0) {
-            snprintf(msg, cap, "%s: %s", what, subject->frame_error_name(r));
-            bad = 1;
-        } else {
-            bad = !frame_ref_decodes_to(frame, (size_t)r, data, n, dict, dict_len, what, msg,
-                                        cap);
-        }
+        if (r < 0)
+            res = check_fail(msg, cap, FAIL_FRAME_ERROR, "%s: %s", what,
+                             subject->frame_error_name(r));
+        else
+            res = contract_frame_decodes_to(frame, (size_t)r, data, n, dict, dict_len, what,
+                                            msg, cap);
         free(frame);
     }
     subject->frame_cctx_free(cctx);
     free(dict);
     free(data);
-    return bad;
+    return res;
 }
 
 /* One call's output into a guard buffer of exactly room bytes, then
@@ -194,6 +195,13 @@ static const char *flush_step_error(long long r)
 {
     return r == FLUSH_STEP_OVER_ROOM ? "returned more bytes than its room"
                                      : subject->frame_error_name(r);
+}
+
+/* Its class: a size past the room, or an error with the room lz4frame.h
+ * promises is enough (LZ4F_compressBound). */
+static enum fail_class flush_step_class(long long r)
+{
+    return r == FLUSH_STEP_OVER_ROOM ? FAIL_RETURN_ABOVE_CAPACITY : FAIL_FAILS_WITHIN_BOUND;
 }
 
 static long long flush_step(void *cctx, enum flush_call which, const unsigned char *src,
@@ -224,7 +232,7 @@ static long long flush_step(void *cctx, enum flush_call which, const unsigned ch
  * promises is enough (LZ4F_compressBound(n), and (0) for LZ4F_flush and
  * LZ4F_compressEnd); ref decodes the frame to the input. variant: 1 for
  * independent blocks; accel_or_level: the level. */
-static int chk_compress_flush(const void *arg, char *msg, unsigned cap)
+static check_result chk_compress_flush(const void *arg, char *msg, unsigned cap)
 {
     const check *c = arg;
     const size_t piece = 1000, n = 300 * 1000;
@@ -235,22 +243,23 @@ static int chk_compress_flush(const void *arg, char *msg, unsigned cap)
     size_t len = 0, off;
     long long r = -1;
     char what[96];
-    int bad = 0;
+    check_result res = CHECK_PASS;
     memset(&p, 0, sizeof p);
     p.block_size_id = 4;
     p.block_independent = c->variant;
     p.content_checksum = 1;
     p.level = c->accel_or_level;
     if (!cctx || !frame) {
-        snprintf(msg, cap, "frame_cctx_create or malloc returned NULL");
-        bad = 1;
+        /* no memory for lz4gate's own buffer: the check could not run */
+        res = check_fail(msg, cap, !cctx ? FAIL_CREATE_FAILED : FAIL_CHECK_INCOMPLETE,
+                         "frame_cctx_create or malloc returned NULL");
     } else if ((r = subject->frame_compress_begin(cctx, frame, 64, &p, NULL, 0)) < 0) {
-        snprintf(msg, cap, "compressBegin: %s", subject->frame_error_name(r));
-        bad = 1;
+        res = check_fail(msg, cap, FAIL_FRAME_ERROR, "compressBegin: %s",
+                         subject->frame_error_name(r));
     } else {
         len = (size_t)r;
     }
-    for (off = 0; off < n && !bad; off += piece) {
+    for (off = 0; off < n && !check_failed(res); off += piece) {
         snprintf(what, sizeof what, "update %zu of %zu bytes", off / piece + 1, piece);
         r = flush_step(cctx, FC_UPDATE, data + off, piece,
                        subject->frame_compress_update_bound(piece, &p), frame, &len);
@@ -259,25 +268,22 @@ static int chk_compress_flush(const void *arg, char *msg, unsigned cap)
             r = flush_step(cctx, FC_FLUSH, NULL, 0, subject->frame_compress_update_bound(0, &p),
                            frame, &len);
         }
-        if (r < 0) {
-            snprintf(msg, cap, "%s: %s", what, flush_step_error(r));
-            bad = 1;
-        }
+        if (r < 0)
+            res = check_fail(msg, cap, flush_step_class(r), "%s: %s", what, flush_step_error(r));
     }
-    if (!bad && (r = flush_step(cctx, FC_END, NULL, 0, subject->frame_compress_update_bound(0, &p),
-                                frame, &len)) < 0) {
-        snprintf(msg, cap, "compressEnd: %s", flush_step_error(r));
-        bad = 1;
-    }
-    if (!bad) {
+    if (!check_failed(res) &&
+        (r = flush_step(cctx, FC_END, NULL, 0, subject->frame_compress_update_bound(0, &p),
+                        frame, &len)) < 0)
+        res = check_fail(msg, cap, flush_step_class(r), "compressEnd: %s", flush_step_error(r));
+    if (!check_failed(res)) {
         snprintf(what, sizeof what, "%zu updates of %zu bytes, each flushed", n / piece, piece);
-        bad = !frame_ref_decodes_to(frame, len, data, n, NULL, 0, what, msg, cap);
+        res = contract_frame_decodes_to(frame, len, data, n, NULL, 0, what, msg, cap);
     }
     if (cctx)
         subject->frame_cctx_free(cctx);
     free(frame);
     free(data);
-    return bad;
+    return res;
 }
 
 void contracts_add_frame_compress(const struct lz4_subject *tested, contract_add_fn add)

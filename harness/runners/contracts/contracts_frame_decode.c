@@ -124,18 +124,22 @@ static void free_frame(made_frame *m)
     free(m->content);
 }
 
-/* Decode m through the subject; 0 when it gives exactly the content. */
-static int decode_made(const made_frame *m, size_t in_chunk, size_t out_chunk,
-                       const unsigned char *dict, size_t dict_len, char *msg, unsigned cap)
+/* Decode m through the subject; CHECK_PASS when it gives exactly the
+ * content. */
+static check_result decode_made(const made_frame *m, size_t in_chunk, size_t out_chunk,
+                                const unsigned char *dict, size_t dict_len, char *msg,
+                                unsigned cap)
 {
     void *dctx = subject->frame_dctx_create();
     unsigned char *out = xmalloc(m->content_len + 1);
     frame_drive d;
     int bad;
+    enum fail_class cls;
+    check_result res = CHECK_PASS;
     if (!dctx) {
-        snprintf(msg, cap, "could not create a decompression context");
         free(out);
-        return 1;
+        return check_fail(msg, cap, FAIL_CREATE_FAILED,
+                          "could not create a decompression context");
     }
     d = frame_drive_decode(subject, dctx, m->frame, m->frame_len, in_chunk, out_chunk, dict,
                            dict_len, out, m->content_len + 1);
@@ -145,17 +149,23 @@ static int decode_made(const made_frame *m, size_t in_chunk, size_t out_chunk,
                        (m->content_len == 0 || memcmp(out, m->content, m->content_len) == 0),
                        1, 1) != JUDGE_PASS ||
           d.consumed != m->frame_len;
+    cls = !bad ? FAIL_NONE
+          : d.outcome != FRAME_DRIVE_COMPLETE ? contract_incomplete_class(d.outcome)
+          : d.written != m->content_len ? FAIL_WRONG_LENGTH
+          : m->content_len && memcmp(out, m->content, m->content_len) ? FAIL_WRONG_OUTPUT
+          : FAIL_BAD_CONSUMED;
     if (bad)
-        snprintf(msg, cap, "%s (%zu-byte frame), input chunks of %zu, output room %zu: %s%s%s, "
-                 "%zu of %zu bytes consumed, %zu of %zu written%s", m->name, m->frame_len,
-                 in_chunk ? in_chunk : m->frame_len, out_chunk,
-                 frame_drive_outcome_name(d.outcome), d.outcome == FRAME_DRIVE_ERROR ? " " : "",
-                 d.outcome == FRAME_DRIVE_ERROR ? subject->frame_error_name(d.error) : "",
-                 d.consumed, m->frame_len, d.written, m->content_len,
-                 d.written == m->content_len ? " (bytes differ)" : "");
+        res = check_fail(msg, cap, cls, "%s (%zu-byte frame), input chunks of %zu, output room "
+                         "%zu: %s%s%s, %zu of %zu bytes consumed, %zu of %zu written%s", m->name,
+                         m->frame_len, in_chunk ? in_chunk : m->frame_len, out_chunk,
+                         frame_drive_outcome_name(d.outcome),
+                         d.outcome == FRAME_DRIVE_ERROR ? " " : "",
+                         d.outcome == FRAME_DRIVE_ERROR ? subject->frame_error_name(d.error) : "",
+                         d.consumed, m->frame_len, d.written, m->content_len,
+                         d.written == m->content_len ? " (bytes differ)" : "");
     subject->frame_dctx_free(dctx);
     free(out);
-    return bad;
+    return res;
 }
 
 /* check.variant of chk_decode_ref_frames: how the frames are fed. */
@@ -165,7 +175,7 @@ enum feeding {
     FEED_4K_CHUNKS,    /* chunks of 4096 bytes, room 65536 */
 };
 
-static int chk_decode_ref_frames(const void *arg, char *msg, unsigned cap)
+static check_result chk_decode_ref_frames(const void *arg, char *msg, unsigned cap)
 {
     static const size_t in_chunks[] = { 0, 1, 4096 }, out_chunks[] = { 0, 7, 65536 };
     const check *c = arg;
@@ -173,12 +183,12 @@ static int chk_decode_ref_frames(const void *arg, char *msg, unsigned cap)
     for (i = 0; i < FRAMES; i++) {
         made_frame m = make_frame(i);
         size_t room = out_chunks[c->variant] ? out_chunks[c->variant] : m.content_len + 1;
-        int bad = decode_made(&m, in_chunks[c->variant], room, NULL, 0, msg, cap);
+        check_result res = decode_made(&m, in_chunks[c->variant], room, NULL, 0, msg, cap);
         free_frame(&m);
-        if (bad)
-            return 1;
+        if (check_failed(res))
+            return res;
     }
-    return 0;
+    return CHECK_PASS;
 }
 
 /* A frame ref makes on the dictionary of the dictionary checks, with its
@@ -205,33 +215,34 @@ static made_frame make_dict_frame(const char *name, int linked, unsigned dict_id
 
 /* ULZ4-2017-LZ4F-HDR: the longest header (content size + Dict-ID: 19
  * bytes) fed one byte at a time; needs the dictionary entry point. */
-static int chk_decode_full_header_bytewise(const void *arg, char *msg, unsigned cap)
+static check_result chk_decode_full_header_bytewise(const void *arg, char *msg, unsigned cap)
 {
     size_t dict_len;
     unsigned char *dict = contract_dictionary(&dict_len);
     made_frame m = make_dict_frame("19-byte header (content size + Dict-ID), dictionary, "
                                    "linked blocks", 1, 0x5EED1234u, 150000, 7, dict, dict_len);
-    int bad = decode_made(&m, 1, 11, dict, dict_len, msg, cap) ||
-              decode_made(&m, 0, m.content_len + 1, dict, dict_len, msg, cap);
+    check_result res = decode_made(&m, 1, 11, dict, dict_len, msg, cap);
     (void)arg;
+    if (!check_failed(res))
+        res = decode_made(&m, 0, m.content_len + 1, dict, dict_len, msg, cap);
     free_frame(&m);
     free(dict);
-    return bad;
+    return res;
 }
 
 /* A frame made by ref with a dictionary and its Dict-ID decodes through
  * LZ4F_decompress_usingDict. */
-static int chk_decode_dict(const void *arg, char *msg, unsigned cap)
+static check_result chk_decode_dict(const void *arg, char *msg, unsigned cap)
 {
     size_t dict_len;
     unsigned char *dict = contract_dictionary(&dict_len);
     made_frame m = make_dict_frame("independent blocks on a dictionary", 0, 7, 80000, 14, dict,
                                    dict_len);
-    int bad = decode_made(&m, 0, m.content_len + 1, dict, dict_len, msg, cap);
+    check_result res = decode_made(&m, 0, m.content_len + 1, dict, dict_len, msg, cap);
     (void)arg;
     free_frame(&m);
     free(dict);
-    return bad;
+    return res;
 }
 
 /* ---- corrupt frames -------------------------------------------------------- */
@@ -275,14 +286,14 @@ static void corrupt(unsigned char *f, size_t len, enum corruption k)
     f[14] = hc_byte(f + 4, 10);   /* descriptor changed: keep its checksum right */
 }
 
-static int chk_decode_rejects_corrupt(const void *arg, char *msg, unsigned cap)
+static check_result chk_decode_rejects_corrupt(const void *arg, char *msg, unsigned cap)
 {
     ref_frame_prefs p;
     ref_frame_options o;
     unsigned char *content = testdata_make("mixed", 200000, 8), *frame, *bad_frame;
     unsigned char *want = xmalloc(200001);
     size_t len, k;
-    int bad = 0;
+    check_result res = CHECK_PASS;
     (void)arg;
     ref_frame_options_default(&o);
     ref_frame_prefs_default(&p);
@@ -290,7 +301,7 @@ static int chk_decode_rejects_corrupt(const void *arg, char *msg, unsigned cap)
     p.content_size = 1;
     len = encode_into(&p, content, 200000, &frame);
     bad_frame = xmalloc(len);
-    for (k = 0; k < CORRUPTIONS && !bad; k++) {
+    for (k = 0; k < CORRUPTIONS && !check_failed(res); k++) {
         size_t chunk;
         size_t n = k == TRUNCATED ? len / 2 : len;
         judge_ref view;
@@ -299,20 +310,25 @@ static int chk_decode_rejects_corrupt(const void *arg, char *msg, unsigned cap)
         /* Each corruption breaks a frame rule both profiles enforce: ref's
          * one verdict (judge.h) then makes completing a failure. */
         view = judge_ref_frames(&o, bad_frame, n, want, 200001, NULL);
-        for (chunk = 0; chunk <= 1 && !bad; chunk++) {
+        for (chunk = 0; chunk <= 1 && !check_failed(res); chunk++) {
             void *dctx = subject->frame_dctx_create();
             unsigned char *out = xmalloc(200001);
             frame_drive d = frame_drive_decode(subject, dctx, bad_frame, n, chunk,
                                                chunk ? 13 : 200001, NULL, 0, out, 200001);
-            if (judge_output(&view, d.outcome == FRAME_DRIVE_COMPLETE, out, d.written) !=
-                    JUDGE_PASS || d.outcome == FRAME_DRIVE_STALLED ||
-                d.outcome == FRAME_DRIVE_CONTRACT || d.outcome == FRAME_DRIVE_OUTPUT_FULL) {
-                snprintf(msg, cap, "%s broken (%s): decoding ended %s after %zu of %zu input "
-                         "bytes, %zu bytes out", corruption_names[k],
-                         chunk ? "byte by byte" : "whole", frame_drive_outcome_name(d.outcome),
-                         d.consumed, n, d.written);
-                bad = 1;
-            }
+            judgement v = judge_output(&view, d.outcome == FRAME_DRIVE_COMPLETE, out, d.written);
+            /* a stall on a corrupt frame (its caller loops), the driver's
+             * class for the ends that are failures whatever the input, else
+             * ref's verdict */
+            enum fail_class cls = d.outcome == FRAME_DRIVE_STALLED ? FAIL_STALLED_INVALID
+                                  : d.outcome == FRAME_DRIVE_CONTRACT ||
+                                          d.outcome == FRAME_DRIVE_OUTPUT_FULL
+                                      ? frame_drive_outcome_class(d.outcome)
+                                      : contract_judged_class(v, &view, d.written);
+            if (cls != FAIL_NONE)
+                res = check_fail(msg, cap, cls, "%s broken (%s): decoding ended %s after %zu of "
+                                 "%zu input bytes, %zu bytes out", corruption_names[k],
+                                 chunk ? "byte by byte" : "whole",
+                                 frame_drive_outcome_name(d.outcome), d.consumed, n, d.written);
             subject->frame_dctx_free(dctx);
             free(out);
         }
@@ -321,12 +337,12 @@ static int chk_decode_rejects_corrupt(const void *arg, char *msg, unsigned cap)
     free(frame);
     free(content);
     free(want);
-    return bad;
+    return res;
 }
 
 /* ULZ4-2023-1227: a context that saw an error, then a reset, decodes the
  * next frame (one without a content size) like a fresh one. */
-static int chk_reset_after_error(const void *arg, char *msg, unsigned cap)
+static check_result chk_reset_after_error(const void *arg, char *msg, unsigned cap)
 {
     ref_frame_prefs p;
     unsigned char *content = testdata_make("text", 100000, 9), *with_size, *without_size;
@@ -335,6 +351,8 @@ static int chk_reset_after_error(const void *arg, char *msg, unsigned cap)
     void *dctx = subject->frame_dctx_create();
     frame_drive d1, d2;
     int bad;
+    enum fail_class cls;
+    check_result res = CHECK_PASS;
     (void)arg;
     ref_frame_prefs_default(&p);
     p.block_max = 4; p.linked_blocks = 1; p.content_size = 1; p.block_checksum = 1;
@@ -347,18 +365,29 @@ static int chk_reset_after_error(const void *arg, char *msg, unsigned cap)
     d2 = frame_drive_decode(subject, dctx, without_size, l2, 0, 100001, NULL, 0, out, 100001);
     bad = d1.outcome != FRAME_DRIVE_ERROR || d2.outcome != FRAME_DRIVE_COMPLETE ||
           d2.written != 100000 || memcmp(out, content, 100000) != 0;
+    /* the bad checksum not reported: the driver's class, or the frame
+     * accepted (ref rejects it); then the valid frame after the reset */
+    cls = !bad ? FAIL_NONE
+          : d1.outcome != FRAME_DRIVE_ERROR
+              ? (frame_drive_outcome_class(d1.outcome) != FAIL_NONE
+                     ? frame_drive_outcome_class(d1.outcome) : FAIL_ACCEPTS_INVALID)
+          : d2.outcome != FRAME_DRIVE_COMPLETE ? contract_incomplete_class(d2.outcome)
+          : d2.written != 100000 ? FAIL_WRONG_LENGTH : FAIL_WRONG_OUTPUT;
     if (bad)
-        snprintf(msg, cap, "frame with a bad block checksum: %s; after reset, a valid frame "
-                 "without content size: %s%s%s, %zu bytes", frame_drive_outcome_name(d1.outcome),
-                 frame_drive_outcome_name(d2.outcome), d2.outcome == FRAME_DRIVE_ERROR ? " " : "",
-                 d2.outcome == FRAME_DRIVE_ERROR ? subject->frame_error_name(d2.error) : "",
-                 d2.written);
+        res = check_fail(msg, cap, cls, "frame with a bad block checksum: %s; after reset, a "
+                         "valid frame without content size: %s%s%s, %zu bytes",
+                         frame_drive_outcome_name(d1.outcome),
+                         frame_drive_outcome_name(d2.outcome),
+                         d2.outcome == FRAME_DRIVE_ERROR ? " " : "",
+                         d2.outcome == FRAME_DRIVE_ERROR ? subject->frame_error_name(d2.error)
+                                                         : "",
+                         d2.written);
     subject->frame_dctx_free(dctx);
     free(with_size);
     free(without_size);
     free(content);
     free(out);
-    return bad;
+    return res;
 }
 
 void contracts_add_frame_decode(const struct lz4_subject *tested, contract_add_fn add)

@@ -43,8 +43,9 @@ void sweep_add_compressors(contract_add_fn add, const char *prefix, check_fn fn)
 void sweep_add_history_compressors(contract_add_fn add, const char *prefix, check_fn fn);
 
 /* The body of such a check: every input of gen through c's form (subject
- * s); 0, or 1 with a message naming the input and what ref said. */
-int sweep_run_compressor(const struct lz4_subject *s, const check *c, sweep_input_fn gen,
+ * s); CHECK_PASS, or the first failure's class with a message naming the
+ * input and what ref said. */
+check_result sweep_run_compressor(const struct lz4_subject *s, const check *c, sweep_input_fn gen,
                          char *msg, unsigned cap);
 
 #endif

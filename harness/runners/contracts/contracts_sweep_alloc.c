@@ -57,27 +57,32 @@ static int failed_between(unsigned long before, unsigned long after, unsigned lo
     return before < n && n <= after;
 }
 
-/* LZ4_compress_HC at level L with allocation n failing; 1 on a finding. */
-static int hc_once(int level, const unsigned char *data, unsigned long n, char *msg, unsigned cap)
+/* LZ4_compress_HC at level L with allocation n failing; a finding's
+ * class. */
+static check_result hc_once(int level, const unsigned char *data, unsigned long n, char *msg,
+                            unsigned cap)
 {
     int bound = (int)ref_compress_bound(DATA_LEN), r;
     char *dst = malloc((size_t)bound), why[200];
-    int bad = 0;
+    check_result res = CHECK_PASS;
     if (!dst)
-        return 0;
+        return CHECK_PASS;
     subject->alloc_fail_at(n);
     r = subject->compress_hc((const char *)data, dst, DATA_LEN, bound, level);
     if (r < 0 || r > bound || (r == 0 && !failed_between(0, subject->alloc_calls(), n))) {
-        snprintf(msg, cap, "level %d, allocation %lu failing (%lu made): returned %d "
-                 "(capacity %d)", level, n, subject->alloc_calls(), r, bound);
-        bad = 1;
-    } else if (r > 0 && contract_ref_decodes_to((unsigned char *)dst, (size_t)r, data,
-                                                DATA_LEN, NULL, 0, why, sizeof why)) {
+        /* a size past the bound; a negative result (failure is 0); 0 with
+         * no allocation failing, into the bound */
+        res = check_fail(msg, cap, r > bound ? FAIL_RETURN_ABOVE_CAPACITY
+                                   : r < 0 ? FAIL_NEGATIVE_RETURN : FAIL_FAILS_WITHIN_BOUND,
+                         "level %d, allocation %lu failing (%lu made): returned %d "
+                         "(capacity %d)", level, n, subject->alloc_calls(), r, bound);
+    } else if (r > 0 && check_failed(res = contract_ref_decodes_to((unsigned char *)dst,
+                                                                   (size_t)r, data, DATA_LEN,
+                                                                   NULL, 0, why, sizeof why))) {
         snprintf(msg, cap, "level %d, allocation %lu failing: %s", level, n, why);
-        bad = 1;
     }
     free(dst);
-    return bad;
+    return res;
 }
 
 static void prefs_at(struct subject_frame_prefs *p, int level)
@@ -89,42 +94,46 @@ static void prefs_at(struct subject_frame_prefs *p, int level)
 }
 
 /* LZ4F_compressFrame at level L with allocation n failing. */
-static int frame_once(int level, const unsigned char *data, unsigned long n, char *msg,
-                      unsigned cap)
+static check_result frame_once(int level, const unsigned char *data, unsigned long n, char *msg,
+                               unsigned cap)
 {
     struct subject_frame_prefs p;
     size_t bound;
     unsigned char *dst;
     long long r;
-    int bad = 0;
+    check_result res = CHECK_PASS;
     prefs_at(&p, level);
     bound = subject->frame_compress_bound(DATA_LEN, &p);
     if (!(dst = malloc(bound)))
-        return 0;
+        return CHECK_PASS;
     subject->alloc_fail_at(n);
     r = subject->frame_compress(data, DATA_LEN, dst, bound, &p);
     if (r > (long long)bound || (r < 0 && !failed_between(0, subject->alloc_calls(), n))) {
-        snprintf(msg, cap, "level %d, allocation %lu failing (%lu made): returned %lld "
-                 "(%s, capacity %zu)", level, n, subject->alloc_calls(), r,
-                 r < 0 ? subject->frame_error_name(r) : "size", bound);
-        bad = 1;
-    } else if (r >= 0 && !frame_ref_decodes_to(dst, (size_t)r, data, DATA_LEN, NULL, 0,
-                                               "the frame", msg, cap)) {
-        bad = 1;
+        /* a size past the bound, or an error into the bound with no
+         * allocation failing */
+        res = check_fail(msg, cap, r < 0 ? FAIL_FAILS_WITHIN_BOUND : FAIL_RETURN_ABOVE_CAPACITY,
+                         "level %d, allocation %lu failing (%lu made): returned %lld "
+                         "(%s, capacity %zu)", level, n, subject->alloc_calls(), r,
+                         r < 0 ? subject->frame_error_name(r) : "size", bound);
+    } else if (r >= 0) {
+        res = contract_frame_decodes_to(dst, (size_t)r, data, DATA_LEN, NULL, 0, "the frame",
+                                        msg, cap);
     }
     free(dst);
-    return bad;
+    return res;
 }
 
 /* Four frames on one cctx (custom memory: mem) at levels a, b, a, b, with
  * allocation n failing in whichever call makes it. */
-static int stream_once(int mem, int a, int b, const unsigned char *data,
-                       const unsigned char *dict, unsigned long n, char *msg, unsigned cap)
+static check_result stream_once(int mem, int a, int b, const unsigned char *data,
+                                const unsigned char *dict, unsigned long n, char *msg,
+                                unsigned cap)
 {
     struct lz4_subject m = *subject;
     struct subject_frame_prefs p;
     void *cctx;
-    int f, bad = 0;
+    int f;
+    check_result res = CHECK_PASS;
     size_t dict_len = mem ? DICT_LEN : 0;
     if (mem) {   /* frame_compress_chunked calls the frame_compress_* slots */
         m.frame_compress_begin = subject->frame_mem_compress_begin;
@@ -135,12 +144,11 @@ static int stream_once(int mem, int a, int b, const unsigned char *data,
     cctx = mem ? subject->frame_mem_cctx_create(1) : subject->frame_cctx_create();
     if (!cctx) {
         if (failed_between(0, subject->alloc_calls(), n))
-            return 0;   /* a clean error: the context's own allocation failed */
-        snprintf(msg, cap, "allocation %lu failing: no context, and no allocation failed "
-                 "(%lu made)", n, subject->alloc_calls());
-        return 1;
+            return CHECK_PASS;   /* a clean error: the context's own allocation failed */
+        return check_fail(msg, cap, FAIL_CREATE_FAILED, "allocation %lu failing: no context, "
+                          "and no allocation failed (%lu made)", n, subject->alloc_calls());
     }
-    for (f = 0; f < FRAMES && !bad; f++) {
+    for (f = 0; f < FRAMES && !check_failed(res); f++) {
         unsigned long before = subject->alloc_calls();
         unsigned char *frame = NULL;
         long long r;
@@ -149,16 +157,16 @@ static int stream_once(int mem, int a, int b, const unsigned char *data,
         r = frame_compress_chunked(&m, cctx, &p, mem ? dict : NULL, dict_len, data, DATA_LEN,
                                    CHUNK, &frame);
         if (r < 0 && !failed_between(before, subject->alloc_calls(), n)) {
-            snprintf(msg, cap, "allocation %lu failing: frame %d (level %d) on the same "
-                     "context failed (%s) with no allocation failing in it", n, f + 1, p.level,
-                     subject->frame_error_name(r));
-            bad = 1;
-        } else if (r >= 0 && !frame_ref_decodes_to(frame, (size_t)r, data, DATA_LEN,
-                                                   mem ? dict : NULL, dict_len, "the frame",
-                                                   why, sizeof why)) {
+            res = check_fail(msg, cap, FAIL_FRAME_ERROR, "allocation %lu failing: frame %d "
+                             "(level %d) on the same context failed (%s) with no allocation "
+                             "failing in it", n, f + 1, p.level, subject->frame_error_name(r));
+        } else if (r >= 0 &&
+                   check_failed(res = contract_frame_decodes_to(frame, (size_t)r, data, DATA_LEN,
+                                                                mem ? dict : NULL, dict_len,
+                                                                "the frame", why,
+                                                                sizeof why))) {
             snprintf(msg, cap, "allocation %lu failing: frame %d (level %d): %s", n, f + 1,
                      p.level, why);
-            bad = 1;
         }
         free(frame);
     }
@@ -166,30 +174,31 @@ static int stream_once(int mem, int a, int b, const unsigned char *data,
         subject->frame_mem_cctx_free(cctx);
     else
         subject->frame_cctx_free(cctx);
-    return bad;
+    return res;
 }
 
 /* A dctx made with allocation n armed decodes ref's frame in pieces; then,
  * reset, decodes it again with nothing failing. */
-static int decompress_once(const unsigned char *data, const unsigned char *frame, size_t len,
-                           unsigned long n, char *msg, unsigned cap)
+static check_result decompress_once(const unsigned char *data, const unsigned char *frame,
+                                    size_t len, unsigned long n, char *msg, unsigned cap)
 {
     unsigned char *out = malloc(DATA_LEN + 1);
     void *dctx;
     frame_drive r;
-    int round, bad = 0;
+    int round;
+    check_result res = CHECK_PASS;
     if (!out)
-        return 0;
+        return CHECK_PASS;
     subject->alloc_fail_at(n);
     dctx = subject->frame_dctx_create();
     if (!dctx) {
         free(out);
         if (failed_between(0, subject->alloc_calls(), n))
-            return 0;
-        snprintf(msg, cap, "allocation %lu failing: no dctx, and no allocation failed", n);
-        return 1;
+            return CHECK_PASS;
+        return check_fail(msg, cap, FAIL_CREATE_FAILED,
+                          "allocation %lu failing: no dctx, and no allocation failed", n);
     }
-    for (round = 0; round < 2 && !bad; round++) {
+    for (round = 0; round < 2 && !check_failed(res); round++) {
         unsigned long before = subject->alloc_calls();
         /* small pieces of input and of output room: the dctx buffers a
          * block (its tmpIn and tmpOut allocations) */
@@ -204,21 +213,25 @@ static int decompress_once(const unsigned char *data, const unsigned char *frame
         }
         if (r.outcome != FRAME_DRIVE_COMPLETE || r.written != DATA_LEN ||
             memcmp(out, data, DATA_LEN) != 0) {
-            snprintf(msg, cap, "allocation %lu failing: %s decode of ref's %zu-byte frame: "
-                     "%s%s%s, %zu bytes out", n, round ? "the second" : "the first", len,
-                     frame_drive_outcome_name(r.outcome),
-                     r.outcome == FRAME_DRIVE_ERROR ? " " : "",
-                     r.outcome == FRAME_DRIVE_ERROR ? subject->frame_error_name(r.error) : "",
-                     r.written);
-            bad = 1;
+            enum fail_class cls = r.outcome != FRAME_DRIVE_COMPLETE
+                                      ? contract_incomplete_class(r.outcome)
+                                  : r.written != DATA_LEN ? FAIL_WRONG_LENGTH : FAIL_WRONG_OUTPUT;
+            res = check_fail(msg, cap, cls, "allocation %lu failing: %s decode of ref's "
+                             "%zu-byte frame: %s%s%s, %zu bytes out", n,
+                             round ? "the second" : "the first", len,
+                             frame_drive_outcome_name(r.outcome),
+                             r.outcome == FRAME_DRIVE_ERROR ? " " : "",
+                             r.outcome == FRAME_DRIVE_ERROR ? subject->frame_error_name(r.error)
+                                                            : "",
+                             r.written);
         }
     }
     subject->frame_dctx_free(dctx);
     free(out);
-    return bad;
+    return res;
 }
 
-static int chk_alloc(const void *arg, char *msg, unsigned cap)
+static check_result chk_alloc(const void *arg, char *msg, unsigned cap)
 {
     const check *c = arg;
     unsigned char *data = testdata_make("text", DATA_LEN, 71);
@@ -226,7 +239,8 @@ static int chk_alloc(const void *arg, char *msg, unsigned cap)
     unsigned char *frame = NULL;
     size_t len = 0;
     unsigned long n;
-    int bad = 0, a = c->accel_or_level >> 8, b = c->accel_or_level & 0xFF;
+    int a = c->accel_or_level >> 8, b = c->accel_or_level & 0xFF;
+    check_result res = CHECK_PASS;
     if (c->variant == FORM_DECOMPRESS) {
         ref_frame_prefs p;
         ref_frame_prefs_default(&p);
@@ -236,36 +250,35 @@ static int chk_alloc(const void *arg, char *msg, unsigned cap)
     }
     /* n runs until a run makes fewer than n allocations: that run had
      * none failing, and was judged as such. */
-    for (n = 1; n <= MAX_INDEX && !bad; n++) {
+    for (n = 1; n <= MAX_INDEX && !check_failed(res); n++) {
         /* a crash's record then names the failing allocation */
         isolate_step("allocation %lu failing", n);
         switch (c->variant) {
         case FORM_HC:
-            bad = hc_once(c->accel_or_level, data, n, msg, cap);
+            res = hc_once(c->accel_or_level, data, n, msg, cap);
             break;
         case FORM_FRAME:
-            bad = frame_once(c->accel_or_level, data, n, msg, cap);
+            res = frame_once(c->accel_or_level, data, n, msg, cap);
             break;
         case FORM_STREAM:
         case FORM_MEM_STREAM:
-            bad = stream_once(c->variant == FORM_MEM_STREAM, a, b, data, dict, n, msg, cap);
+            res = stream_once(c->variant == FORM_MEM_STREAM, a, b, data, dict, n, msg, cap);
             break;
         default:
-            bad = decompress_once(data, frame, len, n, msg, cap);
+            res = decompress_once(data, frame, len, n, msg, cap);
         }
         if (subject->alloc_calls() < n)
             break;
     }
     subject->alloc_fail_at(0);
-    if (!bad && n > MAX_INDEX) {
-        snprintf(msg, cap, "more than %lu allocations: the sweep stopped (lz4gate's bound)",
-                 MAX_INDEX);
-        bad = 1;
-    }
+    if (!check_failed(res) && n > MAX_INDEX)
+        res = check_fail(msg, cap, FAIL_TOO_MANY_ALLOCATIONS,
+                         "more than %lu allocations: the sweep stopped (lz4gate's bound)",
+                         MAX_INDEX);
     free(frame);
     free(dict);
     free(data);
-    return bad;
+    return res;
 }
 
 void contracts_add_sweep_alloc(const struct lz4_subject *tested, contract_add_fn add)

@@ -67,14 +67,36 @@ static int call_decoder(enum decoder d, const unsigned char *src, size_t blen, u
  * at or above: ref's output. decompress_fast is swept up to the decoded size
  * only: it does not know the input size, so an original size beyond the
  * block's makes it read past the block, as lz4.h says it does. */
-static int chk_decoder(const void *arg, char *msg, unsigned cap)
+/* The class of chk_decoder's call of d at capacity k on ref's valid
+ * n-byte block (blen bytes) that returned r and was judged v; FAIL_NONE
+ * when it passed. */
+static enum fail_class decoder_class(enum decoder d, int r, size_t k, size_t n, size_t blen,
+                                     judgement v, const judge_ref *ref, size_t len,
+                                     const ref_decode_result *last)
+{
+    if (d == DEC_FAST && r > (int)blen)   /* it returns the input bytes it read */
+        return FAIL_BAD_CONSUMED;
+    if (d != DEC_FAST && r > (int)k)
+        return FAIL_RETURN_ABOVE_CAPACITY;
+    /* ref's valid block accepted with a capacity below its size: the
+     * content cut short reported as the whole */
+    if (v == JUDGE_ACCEPTS_INVALID && (d == DEC_SAFE || d == DEC_DICT) && k < n)
+        return FAIL_WRONG_LENGTH;
+    if (v != JUDGE_PASS)
+        return contract_judged_class(v, ref, len);
+    if (d == DEC_FAST && r >= 0 && (size_t)r != last->consumed)
+        return FAIL_BAD_CONSUMED;
+    return FAIL_NONE;
+}
+
+static check_result chk_decoder(const void *arg, char *msg, unsigned cap)
 {
     const check *c = arg;
     enum decoder d = (enum decoder)c->variant;
     size_t dict_len = 0, i;
     unsigned char *dict = d == DEC_DICT ? contract_dictionary(&dict_len) : NULL;
-    int bad = 0;
-    for (i = 0; i < BLOCK_DATA && !bad; i++) {
+    check_result res = CHECK_PASS;
+    for (i = 0; i < BLOCK_DATA && !check_failed(res); i++) {
         size_t n = block_data[i].n, room = ref_compress_bound(n), blen, k;
         unsigned char *data = testdata_make(block_data[i].kind, n, 40 + i);
         unsigned char *block = xmalloc(room), *want = xmalloc(n + SPAN + 1);
@@ -86,12 +108,14 @@ static int chk_decoder(const void *arg, char *msg, unsigned cap)
         ep.dict = dict; ep.dict_len = dict_len;
         blen = ref_encode(&ep, state).written;
         in = guard_dup(block, blen);
-        for (k = sweep_from(n); k <= n + (d == DEC_FAST ? 0 : SPAN) && !bad; k++) {
+        for (k = sweep_from(n); k <= n + (d == DEC_FAST ? 0 : SPAN) && !check_failed(res); k++) {
             unsigned char *out = room_at_end(&outs, k);
             int r = call_decoder(d, in.data, blen, out, k, n, dict, dict_len);
             ref_decode_params p;
             ref_decode_result last;
             judge_ref v;
+            size_t len;
+            enum fail_class cls;
             memset(&p, 0, sizeof p);
             p.src = block; p.src_len = blen; p.dst = want; p.dst_cap = k;
             p.dict = dict; p.dict_len = dict_len;
@@ -102,14 +126,14 @@ static int chk_decoder(const void *arg, char *msg, unsigned cap)
             if (d == DEC_SAFE)
                 r = subject_decoded_size(subject, r, (int)k, v.compat_ok ? (long long)v.len : -1);
             /* decompress_fast returns the input bytes read; its output is k bytes */
-            bad = r > (int)(d == DEC_FAST ? blen : k) ||
-                  judge_output(&v, r >= 0, out, d == DEC_FAST ? k : r > 0 ? (size_t)r : 0)
-                      != JUDGE_PASS || (d == DEC_FAST && r >= 0 && (size_t)r != last.consumed);
-            if (bad)
-                snprintf(msg, cap, "%zu %s bytes (%zu-byte block), %s %zu: returned %d; ref: "
-                         "%s, %zu bytes, %zu read", n, block_data[i].kind, blen,
-                         d == DEC_FAST ? "original size" : "capacity", k, r,
-                         ref_status_name(last.status), last.written, last.consumed);
+            len = d == DEC_FAST ? k : r > 0 ? (size_t)r : 0;
+            cls = decoder_class(d, r, k, n, blen, judge_output(&v, r >= 0, out, len), &v, len,
+                                &last);
+            if (cls != FAIL_NONE)
+                res = check_fail(msg, cap, cls, "%zu %s bytes (%zu-byte block), %s %zu: returned "
+                                 "%d; ref: %s, %zu bytes, %zu read", n, block_data[i].kind, blen,
+                                 d == DEC_FAST ? "original size" : "capacity", k, r,
+                                 ref_status_name(last.status), last.written, last.consumed);
         }
         guard_free(&in);
         guard_free(&outs);
@@ -118,7 +142,7 @@ static int chk_decoder(const void *arg, char *msg, unsigned cap)
         free(want);
     }
     free(dict);
-    return bad;
+    return res;
 }
 
 /* ---- block compressors -------------------------------------------------------- */
@@ -153,48 +177,66 @@ static int call_compressor(const check *c, const unsigned char *src, size_t n, u
  * decodes to the input (dest_size: to the prefix it says it took); from the
  * bound on, success (lz4.h: "guaranteed to succeed if dstCapacity >=
  * LZ4_compressBound(srcSize)"; dest_size then takes all of the input). */
-static int chk_compressor(const void *arg, char *msg, unsigned cap)
+/* The class of a compressor's result r, *consumed `consumed`, at capacity
+ * k (bound: its bound) for n bytes; `all`: success and all of the input are
+ * due. FAIL_NONE when the sizes are in order (the block is not looked at). */
+static enum fail_class compressor_class(int r, int consumed, size_t k, size_t n, int all)
+{
+    if (r > 0 && (size_t)r > k)
+        return FAIL_RETURN_ABOVE_CAPACITY;
+    if (consumed < 0 || (size_t)consumed > n)
+        return FAIL_BAD_CONSUMED;
+    if (all && r <= 0)
+        return FAIL_FAILS_WITHIN_BOUND;
+    if (r < 0)   /* failure is 0 */
+        return FAIL_NEGATIVE_RETURN;
+    if (all && (size_t)consumed != n)   /* dest_size: a target at the bound takes all */
+        return FAIL_DEST_SIZE_SHORT;
+    return FAIL_NONE;
+}
+
+static check_result chk_compressor(const void *arg, char *msg, unsigned cap)
 {
     const check *c = arg;
     int dest_size = c->variant == COMP_DEST_SIZE || c->variant == COMP_HC_DEST_SIZE;
     size_t dict_len = c->variant == COMP_DICT ? sizeof compress_dict - 1 : 0, i;
-    int bad = 0;
-    for (i = 0; i < BLOCK_DATA && !bad; i++) {
+    check_result res = CHECK_PASS;
+    for (i = 0; i < BLOCK_DATA && !check_failed(res); i++) {
         size_t n = block_data[i].n, bound = ref_compress_bound(n), exact, k;
         unsigned char *data = testdata_make(block_data[i].kind, n, 50 + i);
         guard_buf full = guard_alloc(bound + BOUND_SPAN, 0xA5);
         int consumed, r = call_compressor(c, data, n, room_at_end(&full, bound), bound, &consumed);
-        if ((bad = r <= 0 || (size_t)r > bound || (size_t)consumed != n))
-            snprintf(msg, cap, "%zu %s bytes into the bound %zu: returned %d, took %d", n,
-                     block_data[i].kind, bound, r, consumed);
+        enum fail_class cls = compressor_class(r, consumed, bound, n, 1);
+        if (cls != FAIL_NONE)
+            res = check_fail(msg, cap, cls, "%zu %s bytes into the bound %zu: returned %d, took "
+                             "%d", n, block_data[i].kind, bound, r, consumed);
         exact = r > 0 ? (size_t)r : 0;
-        for (k = sweep_from(exact); k <= bound + BOUND_SPAN && !bad; k++) {
+        for (k = sweep_from(exact); k <= bound + BOUND_SPAN && !check_failed(res); k++) {
             unsigned char *out;
             if (k > exact + SPAN && k < bound - BOUND_SPAN)
                 k = bound - BOUND_SPAN;   /* the two windows: around exact and the bound */
             out = room_at_end(&full, k);
             r = call_compressor(c, data, n, out, k, &consumed);
             if (r < 0 || (size_t)r > k || consumed < 0 || (size_t)consumed > n) {
-                snprintf(msg, cap, "%zu %s bytes (exact %zu, bound %zu), capacity %zu: "
-                         "returned %d, took %d", n, block_data[i].kind, exact, bound, k, r,
-                         consumed);
-                bad = 1;
+                res = check_fail(msg, cap, compressor_class(r, consumed, k, n, k >= bound),
+                                 "%zu %s bytes (exact %zu, bound %zu), capacity %zu: "
+                                 "returned %d, took %d", n, block_data[i].kind, exact, bound, k,
+                                 r, consumed);
             } else if (r > 0) {
-                bad = contract_ref_decodes_to(out, (size_t)r, data,
+                res = contract_ref_decodes_to(out, (size_t)r, data,
                                               dest_size ? (size_t)consumed : n,
                                               dict_len ? compress_dict : NULL, dict_len, msg,
                                               cap);
             }
-            if (!bad && k >= bound && (r == 0 || (size_t)consumed != n)) {
-                snprintf(msg, cap, "%zu %s bytes, capacity %zu >= bound %zu: returned %d, "
-                         "took %d", n, block_data[i].kind, k, bound, r, consumed);
-                bad = 1;
-            }
+            if (!check_failed(res) && k >= bound && (r == 0 || (size_t)consumed != n))
+                res = check_fail(msg, cap, compressor_class(r, consumed, k, n, 1),
+                                 "%zu %s bytes, capacity %zu >= bound %zu: returned %d, "
+                                 "took %d", n, block_data[i].kind, k, bound, r, consumed);
         }
         guard_free(&full);
         free(data);
     }
-    return bad;
+    return res;
 }
 
 /* ---- registration -------------------------------------------------------------- */

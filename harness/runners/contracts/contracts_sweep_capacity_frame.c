@@ -38,7 +38,7 @@ static struct subject_frame_prefs stream_prefs(int which)
  * around the subject's own frame at the bound and around the bound, an
  * error or a frame within the capacity that decodes to the input; from
  * LZ4F_compressFrameBound on, a frame. */
-static int chk_frame_compress(const void *arg, char *msg, unsigned cap)
+static check_result chk_frame_compress(const void *arg, char *msg, unsigned cap)
 {
     /* 1 and 64 KiB + 1 bytes: a last block of one byte, which a bound that
      * counts only blocks of more than one byte leaves out (make mutate:
@@ -48,10 +48,11 @@ static int chk_frame_compress(const void *arg, char *msg, unsigned cap)
         { "random", BLOCK_64K + 1 },
     };
     size_t i;
-    int w, bad = 0;
+    int w;
+    check_result res = CHECK_PASS;
     (void)arg;
-    for (w = 0; w < 3 && !bad; w++) {
-        for (i = 0; i < (w ? 3u : 5u) && !bad; i++) {   /* the two blocks once */
+    for (w = 0; w < 3 && !check_failed(res); w++) {
+        for (i = 0; i < (w ? 3u : 5u) && !check_failed(res); i++) {   /* the two blocks once */
             size_t n = data_set[i].n, bound, exact, k;
             struct subject_frame_prefs p = stream_prefs(w);
             unsigned char *data = testdata_make(data_set[i].kind, n, 60 + i);
@@ -64,11 +65,13 @@ static int chk_frame_compress(const void *arg, char *msg, unsigned cap)
             bound = subject->frame_compress_bound(n, &p);
             full = guard_alloc(bound + BOUND_SPAN, 0xA5);
             r = subject->frame_compress(data, n, room_at_end(&full, bound), bound, &p);
-            if ((bad = r < 0 || (size_t)r > bound))
-                snprintf(msg, cap, "prefs #%d, %zu %s bytes into the bound %zu: returned %lld",
-                         w, n, data_set[i].kind, bound, r);
+            if (r < 0 || (size_t)r > bound)
+                res = check_fail(msg, cap, r < 0 ? FAIL_FAILS_WITHIN_BOUND
+                                                 : FAIL_RETURN_ABOVE_CAPACITY,
+                                 "prefs #%d, %zu %s bytes into the bound %zu: returned %lld", w,
+                                 n, data_set[i].kind, bound, r);
             exact = r > 0 ? (size_t)r : 0;
-            for (k = sweep_from(exact); k <= bound + BOUND_SPAN && !bad; k++) {
+            for (k = sweep_from(exact); k <= bound + BOUND_SPAN && !check_failed(res); k++) {
                 unsigned char *out;
                 char what[160];
                 if (k > exact + SPAN && k < bound - BOUND_SPAN)
@@ -78,18 +81,20 @@ static int chk_frame_compress(const void *arg, char *msg, unsigned cap)
                 snprintf(what, sizeof what, "prefs #%d, %zu %s bytes (exact %zu, bound %zu), "
                          "capacity %zu", w, n, data_set[i].kind, exact, bound, k);
                 if (r > (long long)k || (r < 0 && k >= bound)) {
-                    snprintf(msg, cap, "%s: returned %lld%s%s", what, r, r < 0 ? " " : "",
-                             r < 0 ? subject->frame_error_name(r) : "");
-                    bad = 1;
+                    res = check_fail(msg, cap, r < 0 ? FAIL_FAILS_WITHIN_BOUND
+                                                     : FAIL_RETURN_ABOVE_CAPACITY,
+                                     "%s: returned %lld%s%s", what, r, r < 0 ? " " : "",
+                                     r < 0 ? subject->frame_error_name(r) : "");
                 } else if (r >= 0) {
-                    bad = !frame_ref_decodes_to(out, (size_t)r, data, n, NULL, 0, what, msg, cap);
+                    res = contract_frame_decodes_to(out, (size_t)r, data, n, NULL, 0, what, msg,
+                                                    cap);
                 }
             }
             guard_free(&full);
             free(data);
         }
     }
-    return bad;
+    return res;
 }
 
 /* ---- LZ4F streaming compression ------------------------------------------------- */
@@ -134,20 +139,23 @@ static long long stream_call(stream_run *s, enum stream_call which, size_t room,
  * on a new context, each with the room LZ4F_compressBound(its size) gives
  * (lz4frame.h: it covers what earlier Updates left buffered), but the swept
  * call (End when sweep_end, else the second Update) gets `room` and
- * returns *swept. 0: all succeeded and ref decodes the frame to the input;
- * 1: the swept call failed below the bound; 2: a contract is broken (msg). */
-static int run_stream(const struct subject_frame_prefs *p, const unsigned char *data, size_t pre,
-                      size_t n, int sweep_end, size_t room, long long *swept, char *msg,
-                      unsigned cap)
+ * returns *swept. CHECK_PASS, with *below 0: all succeeded and ref decodes
+ * the frame to the input; *below 1: the swept call failed below the bound;
+ * a failure: a contract is broken (msg). */
+static check_result run_stream(const struct subject_frame_prefs *p, const unsigned char *data,
+                               size_t pre, size_t n, int sweep_end, size_t room, long long *swept,
+                               int *below, char *msg, unsigned cap)
 {
     static const char *const names[] = { "Begin", "Update", "End" };
     size_t most = HEADER_SIZE_MAX + subject->frame_compress_update_bound(pre, p) +
                   subject->frame_compress_update_bound(n, p) +
                   subject->frame_compress_update_bound(0, p) + (room != AT_BOUND ? room : 0);
     stream_run s = { subject->frame_cctx_create(), NULL, 0, 0, guard_alloc(most, 0xA5) };
-    int step, ret = 0;
+    int step;
+    check_result res = CHECK_PASS;
     char what[96];
-    for (step = 0; step < 4 && !ret; step++) {
+    *below = 0;
+    for (step = 0; step < 4 && !check_failed(res) && !*below; step++) {
         enum stream_call which = step == 0 ? CALL_BEGIN : step == 3 ? CALL_END : CALL_UPDATE;
         size_t size = step == 1 ? pre : step == 2 ? n : 0;
         size_t bound = which == CALL_BEGIN ? HEADER_SIZE_MAX
@@ -160,54 +168,61 @@ static int run_stream(const struct subject_frame_prefs *p, const unsigned char *
         r = stream_call(&s, which, give, p, data + (step == 2 ? pre : 0), size);
         if (is_swept)
             *swept = r;
-        ret = r > (long long)give || (r < 0 && give >= bound) ? 2 : r < 0;
-        if (ret == 2)
-            snprintf(msg, cap, "%s of %zu bytes after %zu (64 KiB %s blocks, block checksum %d, "
-                     "content checksum %d, auto flush %d, level %d), room %zu (bound %zu): "
-                     "returned %lld %s", names[which], size, step == 2 ? pre : step == 3 ? pre + n
-                     : 0, p->block_independent ? "independent" : "linked", p->block_checksum,
-                     p->content_checksum, p->auto_flush, p->level, give, bound, r,
-                     r < 0 ? subject->frame_error_name(r) : "(beyond the room)");
+        if (r > (long long)give || (r < 0 && give >= bound))
+            res = check_fail(msg, cap, r < 0 ? FAIL_FAILS_WITHIN_BOUND
+                                             : FAIL_RETURN_ABOVE_CAPACITY,
+                             "%s of %zu bytes after %zu (64 KiB %s blocks, block checksum %d, "
+                             "content checksum %d, auto flush %d, level %d), room %zu (bound "
+                             "%zu): returned %lld %s", names[which], size,
+                             step == 2 ? pre : step == 3 ? pre + n : 0,
+                             p->block_independent ? "independent" : "linked", p->block_checksum,
+                             p->content_checksum, p->auto_flush, p->level, give, bound, r,
+                             r < 0 ? subject->frame_error_name(r) : "(beyond the room)");
+        else
+            *below = r < 0;
     }
     snprintf(what, sizeof what, "Updates of %zu and %zu bytes, swept room %zu", pre, n, room);
-    if (!ret && !frame_ref_decodes_to(s.frame, s.len, data, pre + n, NULL, 0, what, msg, cap))
-        ret = 2;
+    if (!check_failed(res) && !*below)
+        res = contract_frame_decodes_to(s.frame, s.len, data, pre + n, NULL, 0, what, msg, cap);
     subject->frame_cctx_free(s.cctx);
     guard_free(&s.scratch);
     free(s.frame);
-    return ret;
+    return res;
 }
 
 /* LZ4F_compressBound is enough for an Update after 0, 1 or 65535 bytes
  * already buffered that completes 0 to 3 blocks, and for End, on
  * incompressible data (blocks stored raw: the most a frame can take). */
-static int chk_update_bound(const void *arg, char *msg, unsigned cap)
+static check_result chk_update_bound(const void *arg, char *msg, unsigned cap)
 {
     static const size_t pres[] = { 0, 1, BLOCK_64K - 1 };
     unsigned char *data = testdata_make("random", 3 * BLOCK_64K + 1, 70);
-    int w, bad = 0;
+    int w;
+    check_result res = CHECK_PASS;
     size_t i, j;
     (void)arg;
-    for (w = 0; w < 3 && !bad; w++) {
-        for (i = 0; i < 3 && !bad; i++) {
+    for (w = 0; w < 3 && !check_failed(res); w++) {
+        for (i = 0; i < 3 && !check_failed(res); i++) {
             size_t pre = pres[i];
             size_t ns[] = { 1, BLOCK_64K - pre - 1, BLOCK_64K - pre, 3 * BLOCK_64K - pre };
-            for (j = 0; j < 4 && !bad; j++) {
+            for (j = 0; j < 4 && !check_failed(res); j++) {
                 struct subject_frame_prefs p = stream_prefs(w);
                 long long swept;
+                int below;   /* every call gets its bound: never set */
                 if (ns[j] != 0 && (j == 0 || ns[j] != ns[j - 1]))
-                    bad = run_stream(&p, data, pre, ns[j], 0, AT_BOUND, &swept, msg, cap);
+                    res = run_stream(&p, data, pre, ns[j], 0, AT_BOUND, &swept, &below, msg,
+                                     cap);
             }
         }
     }
     free(data);
-    return bad != 0;
+    return res;
 }
 
 /* Update and End at every room around what they write (exact: the bytes
  * they write at the bound): an error, or success within the room and a
  * frame that decodes to the input. */
-static int chk_update_end(const void *arg, char *msg, unsigned cap)
+static check_result chk_update_end(const void *arg, char *msg, unsigned cap)
 {
     static const struct { int prefs; const char *kind; size_t pre, n; int sweep_end; } runs[] = {
         { 0, "random", 1000, BLOCK_64K, 0 },   /* a raw block and a buffered rest */
@@ -216,22 +231,23 @@ static int chk_update_end(const void *arg, char *msg, unsigned cap)
         { 0, "random", 500, 0, 1 },
     };
     size_t i, k;
-    int bad = 0;
+    check_result res = CHECK_PASS;
     (void)arg;
-    for (i = 0; i < sizeof runs / sizeof runs[0] && !bad; i++) {
+    for (i = 0; i < sizeof runs / sizeof runs[0] && !check_failed(res); i++) {
         struct subject_frame_prefs p = stream_prefs(runs[i].prefs);
         unsigned char *data = testdata_make(runs[i].kind, runs[i].pre + runs[i].n, 80 + i);
         long long swept = -1;
         size_t exact;
-        bad = run_stream(&p, data, runs[i].pre, runs[i].n, runs[i].sweep_end, AT_BOUND, &swept,
-                         msg, cap);
+        int below;   /* a failure below the bound is allowed */
+        res = run_stream(&p, data, runs[i].pre, runs[i].n, runs[i].sweep_end, AT_BOUND, &swept,
+                         &below, msg, cap);
         exact = swept > 0 ? (size_t)swept : 0;
-        for (k = sweep_from(exact); k <= exact + SPAN && !bad; k++)   /* 1: allowed below */
-            bad = run_stream(&p, data, runs[i].pre, runs[i].n, runs[i].sweep_end, k, &swept, msg,
-                             cap) == 2;
+        for (k = sweep_from(exact); k <= exact + SPAN && !check_failed(res); k++)
+            res = run_stream(&p, data, runs[i].pre, runs[i].n, runs[i].sweep_end, k, &swept,
+                             &below, msg, cap);
         free(data);
     }
-    return bad != 0;
+    return res;
 }
 
 /* ---- LZ4F_decompress ---------------------------------------------------------- */
@@ -239,15 +255,15 @@ static int chk_update_end(const void *arg, char *msg, unsigned cap)
 /* A frame made by ref, offered whole with room for k bytes, k around the
  * content size, then the rest with room for everything: no call writes
  * past its room, and the content comes out. */
-static int chk_frame_decompress(const void *arg, char *msg, unsigned cap)
+static check_result chk_frame_decompress(const void *arg, char *msg, unsigned cap)
 {
     static const struct { const char *kind; size_t n; int linked; } frames[] = {
         { "text", 3000, 1 }, { "zeros", BLOCK_64K + 300, 0 },
     };
     size_t i, k;
-    int bad = 0;
+    check_result res = CHECK_PASS;
     (void)arg;
-    for (i = 0; i < 2 && !bad; i++) {
+    for (i = 0; i < 2 && !check_failed(res); i++) {
         size_t n = frames[i].n, len;
         unsigned char *data = testdata_make(frames[i].kind, n, 90 + i), *frame;
         unsigned char *out = xmalloc(n + 1);
@@ -259,33 +275,41 @@ static int chk_frame_decompress(const void *arg, char *msg, unsigned cap)
         len = frame_make(&rp, data, n, &frame);
         in = guard_dup(frame, len);
         rooms = guard_alloc(n + SPAN, 0xA5);
-        for (k = sweep_from(n); k <= n + SPAN && !bad; k++) {
+        for (k = sweep_from(n); k <= n + SPAN && !check_failed(res); k++) {
             void *dctx = subject->frame_dctx_create();
             unsigned char *room = room_at_end(&rooms, k);
             size_t took = len, wrote = k;
             long long r = subject->frame_decompress(dctx, room, &wrote, in.data, &took, NULL, 0);
             frame_drive d;
+            /* the first call: sizes beyond what it was offered, more than
+             * the content, an error (a one-shot decoder, subject.h, cannot
+             * stop at a short room: an error there is its way) */
+            enum fail_class cls = took > len || wrote > k ? FAIL_SIZE_BEYOND_OFFERED
+                                  : wrote > n ? FAIL_OUTPUT_FULL
+                                  : r < 0 && !(k < n && (subject->flags & SUBJECT_FRAME_ONE_SHOT))
+                                      ? FAIL_FRAME_ERROR : FAIL_NONE;
             memset(&d, 0, sizeof d);
-            /* A one-shot decoder (subject.h) cannot stop at a short room: an error there. */
-            bad = (r < 0 && !(k < n && (subject->flags & SUBJECT_FRAME_ONE_SHOT))) ||
-                  took > len || wrote > k || wrote > n;
-            if (r < 0 && !bad) {
+            if (r < 0 && cls == FAIL_NONE) {
                 subject->frame_dctx_free(dctx);
                 continue;
             }
-            if (!bad) {
+            if (cls == FAIL_NONE) {
                 memcpy(out, room, wrote);
                 if (r != 0 || took != len)   /* the rest */
                     d = frame_drive_decode(subject, dctx, frame + took, len - took, 0, 0, NULL, 0,
                                            out + wrote, n + 1 - wrote);
-                bad = d.outcome != FRAME_DRIVE_COMPLETE || wrote + d.written != n ||
-                      memcmp(out, data, n) != 0;
+                /* then the rest: a drive that did not complete (one waiting
+                 * for more input refused the frame's end), another size,
+                 * other bytes */
+                cls = d.outcome != FRAME_DRIVE_COMPLETE ? contract_incomplete_class(d.outcome)
+                      : wrote + d.written != n ? FAIL_WRONG_LENGTH
+                      : memcmp(out, data, n) != 0 ? FAIL_WRONG_OUTPUT : FAIL_NONE;
             }
-            if (bad)
-                snprintf(msg, cap, "%zu %s bytes (%zu-byte frame), first call with room %zu: "
-                         "returned %lld, took %zu, wrote %zu; then %s, %zu more bytes", n,
-                         frames[i].kind, len, k, r, took, wrote,
-                         frame_drive_outcome_name(d.outcome), d.written);
+            if (cls != FAIL_NONE)
+                res = check_fail(msg, cap, cls, "%zu %s bytes (%zu-byte frame), first call with "
+                                 "room %zu: returned %lld, took %zu, wrote %zu; then %s, %zu more "
+                                 "bytes", n, frames[i].kind, len, k, r, took, wrote,
+                                 frame_drive_outcome_name(d.outcome), d.written);
             subject->frame_dctx_free(dctx);
         }
         guard_free(&in);
@@ -294,7 +318,7 @@ static int chk_frame_decompress(const void *arg, char *msg, unsigned cap)
         free(data);
         free(out);
     }
-    return bad;
+    return res;
 }
 
 /* ---- registration -------------------------------------------------------------- */

@@ -92,7 +92,7 @@ static int dict_input(size_t i, int with_history, sweep_input *in)
     return 1;
 }
 
-static int chk_dict_compressor(const void *arg, char *msg, unsigned cap)
+static check_result chk_dict_compressor(const void *arg, char *msg, unsigned cap)
 {
     return sweep_run_compressor(subject, arg, dict_input, msg, cap);
 }
@@ -109,6 +109,7 @@ typedef struct dict_block {
     block_writer w;
     size_t size;      /* the dictionary's */
     size_t n;         /* decoded size */
+    int before;       /* the match reaches one byte before the dictionary (the output) */
     char what[160];
 } dict_block;
 
@@ -137,13 +138,15 @@ static int make_dict_block(size_t s, size_t k, const unsigned char *lit, dict_bl
     block_put_sequence(&b->w, lit + lits, LAST, 0, 0);
     b->size = size;
     b->n = lits + MATCH + LAST;
+    b->before = before;
     snprintf(b->what, sizeof b->what, "dictionary of %zu bytes, %zu literals then a match at "
              "offset %zu: %s", size, lits, offset, reach);
     return 1;
 }
 
 /* One call of c's decoder on block b, capacity cap, judged against ref. */
-static int dict_call(const check *c, const dict_block *b, size_t cap, char *msg, unsigned msg_cap)
+static check_result dict_call(const check *c, const dict_block *b, size_t cap, char *msg,
+                              unsigned msg_cap)
 {
     const int contiguous = c->accel_or_level == DP_CONTIGUOUS;
     const unsigned char *dict = dictionary_of(b->size);
@@ -159,7 +162,8 @@ static int dict_call(const check *c, const dict_block *b, size_t cap, char *msg,
     ref_decode_result last;
     judge_ref ref;
     judgement v;
-    int r = -1, bad = 0;
+    int r = -1;
+    check_result res = CHECK_PASS;
     size_t len = 0;
     memcpy(hist.data + BEFORE, dict, b->size);
     guard_poison_before(&hist, hist.data + BEFORE);
@@ -184,12 +188,11 @@ static int dict_call(const check *c, const dict_block *b, size_t cap, char *msg,
     } else {
         void *ds = subject->dstream_create();
         if (!ds) {
-            snprintf(msg, msg_cap, "dstream_create returned NULL");
-            bad = 1;
+            res = check_fail(msg, msg_cap, FAIL_CREATE_FAILED, "dstream_create returned NULL");
         } else {
             if (!subject->dstream_set(ds, dptr, (int)b->size)) {
-                snprintf(msg, msg_cap, "%s: setStreamDecode returned 0", b->what);
-                bad = 1;
+                res = check_fail(msg, msg_cap, FAIL_STREAM_ERROR,
+                                 "%s: setStreamDecode returned 0", b->what);
             } else {
                 r = subject->dstream_decompress(ds, (const char *)in.data, (char *)dst,
                                                 (int)b->w.n, (int)cap);
@@ -199,49 +202,54 @@ static int dict_call(const check *c, const dict_block *b, size_t cap, char *msg,
     }
     if (r >= 0)   /* decompress_fast returns the input it read; its output is cap bytes */
         len = c->variant == DD_FAST ? cap : (size_t)r;
-    if (!bad && r >= 0 && len > cap) {
-        snprintf(msg, msg_cap, "%s (%s); capacity %zu: returned %d", b->what,
-                 contiguous ? "contiguous" : "separate", cap, r);
-        bad = 1;
-    } else if (!bad && (v = judge_output(&ref, r >= 0, dst, len)) != JUDGE_PASS) {
-        snprintf(msg, msg_cap, "%s (%s with the output); capacity %zu: returned %d, ref strict "
-                 "%s, compatible %s (%zu bytes): %s", b->what,
-                 contiguous ? "contiguous" : "separate", cap, r,
-                 ref.strict_ok ? "accepts" : "rejects", ref.compat_ok ? "accepts" : "rejects",
-                 ref.len, judgement_class(v));
-        bad = 1;
-    } else if (!bad && c->variant == DD_FAST && r >= 0 && ref.compat_ok &&
+    if (!check_failed(res) && r >= 0 && len > cap) {
+        res = check_fail(msg, msg_cap, FAIL_RETURN_ABOVE_CAPACITY,
+                         "%s (%s); capacity %zu: returned %d", b->what,
+                         contiguous ? "contiguous" : "separate", cap, r);
+    } else if (!check_failed(res) && (v = judge_output(&ref, r >= 0, dst, len)) != JUDGE_PASS) {
+        /* a match one byte before the dictionary (the output) accepted with
+         * no fault: the decoder used a byte outside the history it was
+         * given (poisoned under ASan, which reports it as a crash) */
+        enum fail_class cls = r >= 0 && b->before ? FAIL_READS_BEFORE_HISTORY
+                                                  : contract_judged_class(v, &ref, len);
+        res = check_fail(msg, msg_cap, cls, "%s (%s with the output); capacity %zu: returned "
+                         "%d, ref strict %s, compatible %s (%zu bytes): %s", b->what,
+                         contiguous ? "contiguous" : "separate", cap, r,
+                         ref.strict_ok ? "accepts" : "rejects",
+                         ref.compat_ok ? "accepts" : "rejects", ref.len,
+                         contract_class_name(judgement_class(v)));
+    } else if (!check_failed(res) && c->variant == DD_FAST && r >= 0 && ref.compat_ok &&
                (size_t)r != last.consumed) {
-        snprintf(msg, msg_cap, "%s (%s with the output); original size %zu: returned %d, "
-                 "ref reads %zu bytes", b->what, contiguous ? "contiguous" : "separate", cap,
-                 r, last.consumed);
-        bad = 1;
+        res = check_fail(msg, msg_cap, FAIL_BAD_CONSUMED, "%s (%s with the output); original "
+                         "size %zu: returned %d, ref reads %zu bytes", b->what,
+                         contiguous ? "contiguous" : "separate", cap, r, last.consumed);
     }
     free(ref_out);
     guard_free(&in);
     guard_free(&hist);
     guard_free(&sep);
-    return bad;
+    return res;
 }
 
-static int chk_dict_decoder(const void *arg, char *msg, unsigned cap)
+static check_result chk_dict_decoder(const void *arg, char *msg, unsigned cap)
 {
     const check *c = arg;
     unsigned char *lit = testdata_make("unique", LIT_BEFORE + LAST, 43);
     size_t s, k;
-    int bad = 0;
-    for (s = 0; s < NSIZES && !bad; s++) {
-        for (k = 0; k < 4 && !bad; k++) {
+    check_result res = CHECK_PASS;
+    for (s = 0; s < NSIZES && !check_failed(res); s++) {
+        for (k = 0; k < 4 && !check_failed(res); k++) {
             dict_block b;
             if (!make_dict_block(s, k, lit, &b))
                 continue;
             /* exact capacity, and ample (decompress_fast: the output size) */
-            bad = dict_call(c, &b, b.n, msg, cap) ||
-                  (c->variant != DD_FAST && dict_call(c, &b, b.n + 32, msg, cap));
+            res = dict_call(c, &b, b.n, msg, cap);
+            if (!check_failed(res) && c->variant != DD_FAST)
+                res = dict_call(c, &b, b.n + 32, msg, cap);
         }
     }
     free(lit);
-    return bad;
+    return res;
 }
 
 void contracts_add_sweep_dict(const struct lz4_subject *tested, contract_add_fn add)

@@ -99,7 +99,7 @@ static int end_input(size_t i, int with_history, sweep_input *in)
     return 1;
 }
 
-static int chk_end_compressor(const void *arg, char *msg, unsigned cap)
+static check_result chk_end_compressor(const void *arg, char *msg, unsigned cap)
 {
     return sweep_run_compressor(subject, arg, end_input, msg, cap);
 }
@@ -173,8 +173,8 @@ enum end_decoder { ED_SAFE, ED_PARTIAL, ED_FAST, ED_USING_DICT };
 
 /* One call of c's decoder on block e: capacity cap (fast: the original
  * size), partial target; judged against ref (judge.h). */
-static int end_call(const check *c, const end_block *e, const unsigned char *dict, size_t cap,
-                    size_t target, char *msg, unsigned msg_cap)
+static check_result end_call(const check *c, const end_block *e, const unsigned char *dict,
+                             size_t cap, size_t target, char *msg, unsigned msg_cap)
 {
     const int with_dict = c->variant == ED_USING_DICT;
     guard_buf in = guard_dup(e->w.b, e->w.n), out = guard_alloc(cap, 0xA5);
@@ -185,7 +185,8 @@ static int end_call(const check *c, const end_block *e, const unsigned char *dic
     judge_ref ref;
     judgement v;
     size_t len = 0;
-    int r = -1, bad = 0;
+    int r = -1;
+    check_result res = CHECK_PASS;
     const char *src = (const char *)in.data;
     char *dst = (char *)out.data;
 
@@ -225,48 +226,52 @@ static int end_call(const check *c, const end_block *e, const unsigned char *dic
     if (r >= 0)
         len = c->variant == ED_FAST ? cap : (size_t)r;
     if (r >= 0 && len > cap) {
-        snprintf(msg, msg_cap, "%s: capacity %zu: returned %d", e->what, cap, r);
-        bad = 1;
+        res = check_fail(msg, msg_cap, FAIL_RETURN_ABOVE_CAPACITY, "%s: capacity %zu: returned %d",
+                         e->what, cap, r);
     } else if ((v = judge_output(&ref, r >= 0, out.data, len)) != JUDGE_PASS) {
-        snprintf(msg, msg_cap, "%s; %s %zu: returned %d, ref strict %s, compatible %s "
-                 "(%zu bytes): %s", e->what, c->variant == ED_FAST ? "original size" :
-                 "capacity", cap, r,
-                 ref.strict_ok ? "accepts" : "rejects", ref.compat_ok ? "accepts" : "rejects",
-                 ref.len, judgement_class(v));
+        /* a partial decode past its target says more than the bytes */
+        enum fail_class cls = c->variant == ED_PARTIAL && r >= 0 && len > target
+                                  ? FAIL_RETURN_ABOVE_TARGET
+                                  : contract_judged_class(v, &ref, len);
+        res = check_fail(msg, msg_cap, cls, "%s; %s %zu: returned %d, ref strict %s, "
+                         "compatible %s (%zu bytes): %s", e->what,
+                         c->variant == ED_FAST ? "original size" : "capacity", cap, r,
+                         ref.strict_ok ? "accepts" : "rejects",
+                         ref.compat_ok ? "accepts" : "rejects", ref.len,
+                         contract_class_name(judgement_class(v)));
         if (c->variant == ED_PARTIAL) {
             size_t used = strlen(msg);
             snprintf(msg + used, msg_cap - used, " (target %zu)", target);
         }
-        bad = 1;
     } else if (c->variant == ED_FAST && r >= 0 && ref.compat_ok && (size_t)r != last.consumed) {
         /* LZ4_decompress_fast returns the input bytes it read. */
-        snprintf(msg, msg_cap, "%s; original size %zu: returned %d, ref reads %zu bytes",
-                 e->what, cap, r, last.consumed);
-        bad = 1;
+        res = check_fail(msg, msg_cap, FAIL_BAD_CONSUMED, "%s; original size %zu: returned %d, "
+                         "ref reads %zu bytes", e->what, cap, r, last.consumed);
     }
     free(ref_out);
     guard_free(&in);
     guard_free(&out);
     guard_free(&gd);
-    return bad;
+    return res;
 }
 
-static int chk_end_decoder(const void *arg, char *msg, unsigned cap)
+static check_result chk_end_decoder(const void *arg, char *msg, unsigned cap)
 {
     const check *c = arg;
     unsigned char *lit = testdata_make("unique", 128, 13);
     unsigned char *dict = testdata_make("unique", DICT_LEN, 14);
     size_t i;
-    int bad = 0;
-    for (i = 0; i < end_block_count() && !bad; i++) {
+    check_result res = CHECK_PASS;
+    for (i = 0; i < end_block_count() && !check_failed(res); i++) {
         end_block e;
         make_end_block(i, c->variant == ED_USING_DICT, lit, &e);
         switch ((enum end_decoder)c->variant) {
         case ED_SAFE: case ED_USING_DICT:
             /* Exact capacity: a rule tested against the capacity is the
              * rule; ample capacity: it no longer is. */
-            bad = end_call(c, &e, dict, e.n, 0, msg, cap) ||
-                  end_call(c, &e, dict, e.n + 32, 0, msg, cap);
+            res = end_call(c, &e, dict, e.n, 0, msg, cap);
+            if (!check_failed(res))
+                res = end_call(c, &e, dict, e.n + 32, 0, msg, cap);
             break;
         case ED_PARTIAL: {
             /* Targets in the last match, at its start and end, in the last
@@ -275,20 +280,20 @@ static int chk_end_decoder(const void *arg, char *msg, unsigned cap)
             const size_t targets[] = { e.n - e.start, e.n - e.start + 1, e.n - e.final,
                                        e.n - 1, e.n };
             size_t t;
-            for (t = 0; t < sizeof targets / sizeof targets[0] && !bad; t++)
-                bad = end_call(c, &e, dict, e.n, targets[t], msg, cap);
-            if (!bad)
-                bad = end_call(c, &e, dict, e.n + 32, e.n + 32, msg, cap);
+            for (t = 0; t < sizeof targets / sizeof targets[0] && !check_failed(res); t++)
+                res = end_call(c, &e, dict, e.n, targets[t], msg, cap);
+            if (!check_failed(res))
+                res = end_call(c, &e, dict, e.n + 32, e.n + 32, msg, cap);
             break;
         }
         case ED_FAST:
-            bad = end_call(c, &e, dict, e.n, 0, msg, cap);
+            res = end_call(c, &e, dict, e.n, 0, msg, cap);
             break;
         }
     }
     free(lit);
     free(dict);
-    return bad;
+    return res;
 }
 
 void contracts_add_sweep_end(const struct lz4_subject *tested, contract_add_fn add)

@@ -85,15 +85,15 @@ static const char *wrong_field(const struct subject_frame_info *got, const ref_f
 }
 
 /* getFrameInfo on frame[0..k), in a buffer that ends there. */
-static int info_call(const unsigned char *frame, size_t k, const ref_frame_info_t *want,
-                     const char *what, char *msg, unsigned cap)
+static check_result info_call(const unsigned char *frame, size_t k, const ref_frame_info_t *want,
+                              const char *what, char *msg, unsigned cap)
 {
     guard_buf in = guard_dup(frame, k);
     struct subject_frame_info got;
     size_t consumed = k;
     long long r;
     const char *field;
-    int bad = 0;
+    check_result res = CHECK_PASS;
     guard_label(&in, "input(frame header prefix)");
     memset(&got, 0xFF, sizeof got);     /* -1 everywhere: nothing reported */
     r = subject->frame_get_info(in.data, &consumed, &got);
@@ -102,57 +102,53 @@ static int info_call(const unsigned char *frame, size_t k, const ref_frame_info_
      * LZ4F_decompress (a reading the frame format leaves open; the type is
      * known, the size is not yet). */
     if (want->skippable && k >= 4 && r >= 0 && consumed == 4) {
-        if (got.skippable == 0) {
-            snprintf(msg, cap, "%s: %zu bytes: consumed the magic number, not a skippable "
-                     "frame", what, k);
-            bad = 1;
-        }
+        if (got.skippable == 0)
+            res = check_fail(msg, cap, FAIL_WRONG_FRAME_INFO, "%s: %zu bytes: consumed the magic "
+                             "number, not a skippable frame", what, k);
     } else if (k >= want->header_len) {
         if (r < 0) {
-            snprintf(msg, cap, "%s: %zu bytes (the header is %zu): failed (%s)", what, k,
-                     want->header_len, subject->frame_error_name ? subject->frame_error_name(r)
-                                                                 : "error");
-            bad = 1;
+            res = check_fail(msg, cap, FAIL_FRAME_ERROR, "%s: %zu bytes (the header is %zu): "
+                             "failed (%s)", what, k, want->header_len,
+                             subject->frame_error_name ? subject->frame_error_name(r) : "error");
         } else if (consumed != want->header_len) {
-            snprintf(msg, cap, "%s: %zu bytes: consumed %zu, the header is %zu", what, k,
-                     consumed, want->header_len);
-            bad = 1;
+            res = check_fail(msg, cap, FAIL_BAD_CONSUMED, "%s: %zu bytes: consumed %zu, the "
+                             "header is %zu", what, k, consumed, want->header_len);
         } else if ((field = wrong_field(&got, want)) != NULL) {
-            snprintf(msg, cap, "%s: %zu bytes: %s differs from the header's", what, k, field);
-            bad = 1;
+            res = check_fail(msg, cap, FAIL_WRONG_FRAME_INFO, "%s: %zu bytes: %s differs from the "
+                             "header's", what, k, field);
         }
     } else if (r >= 0 && consumed != 0) {
-        snprintf(msg, cap, "%s: %zu bytes of a %zu-byte header: returned %lld, consumed %zu",
-                 what, k, want->header_len, r, consumed);
-        bad = 1;
+        /* bytes of a header it cannot have read whole reported consumed */
+        res = check_fail(msg, cap, FAIL_BAD_CONSUMED, "%s: %zu bytes of a %zu-byte header: "
+                         "returned %lld, consumed %zu", what, k, want->header_len, r, consumed);
     }
     guard_free(&in);
-    return bad;
+    return res;
 }
 
-static int chk_header_fields(const void *arg, char *msg, unsigned cap)
+static check_result chk_header_fields(const void *arg, char *msg, unsigned cap)
 {
     unsigned char *content = testdata_make("text", CONTENT, 61);
     size_t i, k;
-    int bad = 0;
+    check_result res = CHECK_PASS;
     (void)arg;
-    for (i = 0; i <= COMBOS && !bad; i++) {
+    for (i = 0; i <= COMBOS && !check_failed(res); i++) {
         unsigned char *frame = NULL;
         char what[160];
         ref_frame_info_t want;
         size_t n = header_frame(i, content, &frame, what, sizeof what);
         if (!n || ref_frame_info(frame, n, &want) != REF_INFO_OK) {
-            snprintf(msg, cap, "%s: ref did not write or read it back (lz4gate bug)", what);
+            res = check_fail(msg, cap, FAIL_CHECK_INCOMPLETE,
+                             "%s: ref did not write or read it back (lz4gate bug)", what);
             free(frame);
-            bad = 1;
             break;
         }
-        for (k = 0; k <= want.header_len + 8 && k <= n && !bad; k++)
-            bad = info_call(frame, k, &want, what, msg, cap);
+        for (k = 0; k <= want.header_len + 8 && k <= n && !check_failed(res); k++)
+            res = info_call(frame, k, &want, what, msg, cap);
         free(frame);
     }
     free(content);
-    return bad;
+    return res;
 }
 
 void contracts_add_sweep_header(const struct lz4_subject *tested, contract_add_fn add)

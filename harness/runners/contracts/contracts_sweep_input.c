@@ -71,14 +71,14 @@ static int early_end_allowed(const ref_decode_params *p, const ref_decode_result
 
 /* One decoder on every prefix of each block of block_data (made by ref, on
  * contract_dictionary for DEC_DICT), with room for the whole content. */
-static int chk_block_truncations(const void *arg, char *msg, unsigned cap)
+static check_result chk_block_truncations(const void *arg, char *msg, unsigned cap)
 {
     const check *c = arg;
     enum decoder d = (enum decoder)c->variant;
     size_t dict_len = 0, i;
     unsigned char *dict = d == DEC_DICT ? contract_dictionary(&dict_len) : NULL;
-    int bad = 0;
-    for (i = 0; i < BLOCK_DATA && !bad; i++) {
+    check_result res = CHECK_PASS;
+    for (i = 0; i < BLOCK_DATA && !check_failed(res); i++) {
         size_t n = block_data[i].n, room = ref_compress_bound(n), blen, t;
         size_t target = d == DEC_PARTIAL_HALF ? n / 2 : n;
         unsigned char *data = testdata_make(block_data[i].kind, n, 20 + i);
@@ -93,13 +93,14 @@ static int chk_block_truncations(const void *arg, char *msg, unsigned cap)
         in = guard_alloc(blen, 0);
         guard_label(&in, "input");
         out = guard_alloc(n, 0xA5);
-        for (t = 0; t <= blen && !bad; t++) {
+        for (t = 0; t <= blen && !check_failed(res); t++) {
             unsigned char *src = in.data + blen - t;   /* ends at the guard page */
             ref_decode_params p;
             ref_decode_result last;
             judge_ref v;
             size_t got;
-            int r, whole_ok;
+            int r, whole_ok, bad;
+            judgement verdict;
             guard_poison_before(&in, src);
             memcpy(src, block, t);
             memset(out.data, 0xA5, n);
@@ -124,17 +125,25 @@ static int chk_block_truncations(const void *arg, char *msg, unsigned cap)
             if (p.partial)   /* the input is the whole block: valid as a whole? (judge.h) */
                 v.strict_ok = judge_partial_strict_ok(v.strict_ok, whole_ok);
             got = r > 0 ? (size_t)r : 0;
-            bad = r > (int)n || judge_output(&v, r >= 0, out.data, got) != JUDGE_PASS;
+            verdict = r > (int)n ? JUDGE_PASS : judge_output(&v, r >= 0, out.data, got);
+            bad = r > (int)n || verdict != JUDGE_PASS;
             if (bad && !whole_ok && r >= 0 && got < target && memcmp(out.data, data, got) == 0 &&
                 early_end_allowed(&p, &last, got, target))
                 bad = 0;
+            /* a size past the capacity (n); a partial decode past its
+             * target; else ref's verdict */
             if (bad)
-                snprintf(msg, cap, "%zu %s bytes, block cut to %zu of %zu bytes%s: returned %d; "
-                         "ref: strict %s, compatible %s (%s, %zu bytes)", n, block_data[i].kind,
-                         t, blen, p.partial ? (target < n ? ", target n/2" : ", target n") : "",
-                         r, v.strict_ok ? "accepts" : "rejects",
-                         v.compat_ok ? "accepts" : "rejects", ref_status_name(last.status),
-                         last.written);
+                res = check_fail(msg, cap, r > (int)n ? FAIL_RETURN_ABOVE_CAPACITY
+                                           : p.partial && r >= 0 && got > target
+                                               ? FAIL_RETURN_ABOVE_TARGET
+                                               : contract_judged_class(verdict, &v, got),
+                                 "%zu %s bytes, block cut to %zu of %zu bytes%s: returned %d; "
+                                 "ref: strict %s, compatible %s (%s, %zu bytes)", n,
+                                 block_data[i].kind, t, blen,
+                                 p.partial ? (target < n ? ", target n/2" : ", target n") : "",
+                                 r, v.strict_ok ? "accepts" : "rejects",
+                                 v.compat_ok ? "accepts" : "rejects",
+                                 ref_status_name(last.status), last.written);
         }
         guard_free(&in);
         guard_free(&out);
@@ -143,7 +152,7 @@ static int chk_block_truncations(const void *arg, char *msg, unsigned cap)
         free(want);
     }
     free(dict);
-    return bad;
+    return res;
 }
 
 /* ---- streams of frames --------------------------------------------------------- */
@@ -317,16 +326,18 @@ static fed feed(const stream *s, size_t n, size_t piece, const unsigned char *di
  * format, General structure; ref: REF_FRAME_ERR_TRUNCATED), so ref decodes
  * only the streams that end at a frame end. Decoded bytes are always a
  * prefix of the content, complete or not. */
-static int judge_fed(const stream *s, size_t n, size_t piece, unsigned flags,
-                     const unsigned char *content, size_t content_len,
-                     const unsigned char *dict, size_t dict_len, char *msg, unsigned cap)
+static check_result judge_fed(const stream *s, size_t n, size_t piece, unsigned flags,
+                              const unsigned char *content, size_t content_len,
+                              const unsigned char *dict, size_t dict_len, char *msg,
+                              unsigned cap)
 {
     unsigned char *out = xmalloc(content_len + 1), *want = xmalloc(content_len + 1);
     ref_frame_options o;
     ref_frame_result last;
     judge_ref v;
     fed f;
-    int bad;
+    enum fail_class cls;
+    check_result res = CHECK_PASS;
     ref_frame_options_default(&o);
     o.formats = REF_FORMAT_LZ4 | REF_FORMAT_SKIPPABLE;
     o.dict = dict;
@@ -337,19 +348,28 @@ static int judge_fed(const stream *s, size_t n, size_t piece, unsigned flags,
     last.status = REF_FRAME_ERR_TRUNCATED;
     if (at_frame_end(s, n))
         v = judge_ref_frames(&o, s->bytes, n, want, content_len + 1, &last);
-    bad = f.outcome >= FED_STALLED || f.written > content_len ||
-          (f.written && memcmp(out, content, f.written) != 0) ||
-          judge_output(&v, f.outcome == FED_COMPLETE, out, f.written) != JUDGE_PASS;
-    if (bad)
-        snprintf(msg, cap, "frame flags 0x%02X (%zu-byte stream, %zu-byte content) cut to %zu "
-                 "bytes, pieces of %zu: %s%s%s after %zu bytes, %zu bytes out; ref: %s, %zu bytes",
-                 flags, s->len, content_len, n, piece ? piece : n, fed_names[f.outcome],
-                 f.outcome == FED_ERROR ? " " : "",
-                 f.outcome == FED_ERROR ? subject->frame_error_name(f.error) : "", f.consumed,
-                 f.written, ref_frame_status_name(last.status), last.written);
+    /* sizes reported beyond what was offered; more than the content; no
+     * progress; a frame reported complete where none ends; bytes that are
+     * not the content's; else ref's verdict */
+    cls = f.outcome == FED_CONTRACT ? FAIL_SIZE_BEYOND_OFFERED
+          : f.written > content_len ? FAIL_OUTPUT_FULL
+          : f.outcome == FED_STALLED ? FAIL_STALLED
+          : f.outcome == FED_EARLY_END ? FAIL_EARLY_FRAME_END
+          : f.written && memcmp(out, content, f.written) != 0 ? FAIL_WRONG_OUTPUT
+          : contract_judged_class(judge_output(&v, f.outcome == FED_COMPLETE, out, f.written),
+                                  &v, f.written);
+    if (cls != FAIL_NONE)
+        res = check_fail(msg, cap, cls, "frame flags 0x%02X (%zu-byte stream, %zu-byte content) "
+                         "cut to %zu bytes, pieces of %zu: %s%s%s after %zu bytes, %zu bytes "
+                         "out; ref: %s, %zu bytes", flags, s->len, content_len, n,
+                         piece ? piece : n, fed_names[f.outcome],
+                         f.outcome == FED_ERROR ? " " : "",
+                         f.outcome == FED_ERROR ? subject->frame_error_name(f.error) : "",
+                         f.consumed, f.written, ref_frame_status_name(last.status),
+                         last.written);
     free(out);
     free(want);
-    return bad;
+    return res;
 }
 
 /* check.variant of the frame checks: with or without the Dict-ID flag. */
@@ -359,7 +379,7 @@ enum dict_use { NO_DICT_ID, WITH_DICT_ID };
  * of 1, 2, 3, 4, 5 and 7 bytes: a one-block frame of SMALL bytes of text;
  * then two blocks (linked and independent, every checksum) of
  * two_block_content. */
-static int chk_frame_pieces(const void *arg, char *msg, unsigned cap)
+static check_result chk_frame_pieces(const void *arg, char *msg, unsigned cap)
 {
     static const size_t pieces[] = { 1, 2, 3, 4, 5, 7 };
     const unsigned all = F_BLOCK_CHECKSUM | F_CONTENT_CHECKSUM | F_CONTENT_SIZE | F_SKIP_BEFORE |
@@ -369,8 +389,8 @@ static int chk_frame_pieces(const void *arg, char *msg, unsigned cap)
     unsigned char *two = two_block_content(&two_len), *small = testdata_make("text", SMALL, 33);
     unsigned char *dict = c->variant == WITH_DICT_ID ? contract_dictionary(&dict_len) : NULL;
     unsigned flags;
-    int bad = 0;
-    for (flags = 0; flags < 130 && !bad; flags++) {
+    check_result res = CHECK_PASS;
+    for (flags = 0; flags < 130 && !check_failed(res); flags++) {
         /* 128, 129: the two-block streams */
         unsigned f = flags < 128 ? flags : all | (flags == 129 ? F_INDEPENDENT : 0) |
                                            (c->variant == WITH_DICT_ID ? F_DICT_ID : 0);
@@ -384,21 +404,21 @@ static int chk_frame_pieces(const void *arg, char *msg, unsigned cap)
         if (!(f & F_DICT_ID) != (c->variant == NO_DICT_ID))
             continue;
         s = make_stream(f, content, content_len, dict, dict_len);
-        for (i = 0; i < sizeof pieces / sizeof pieces[0] && !bad; i++)
-            bad = judge_fed(&s, s.len, pieces[i], f, content, content_len, dict, dict_len, msg,
+        for (i = 0; i < sizeof pieces / sizeof pieces[0] && !check_failed(res); i++)
+            res = judge_fed(&s, s.len, pieces[i], f, content, content_len, dict, dict_len, msg,
                             cap);
         free(s.bytes);
     }
     free(two);
     free(small);
     free(dict);
-    return bad;
+    return res;
 }
 
 /* Every truncation of a few streams, given whole in one call. Small frames
  * with each flag on and off; the two-block ones cut only from the last 16
  * bytes of the first block on (its inside is the small frames' case). */
-static int chk_frame_truncations(const void *arg, char *msg, unsigned cap)
+static check_result chk_frame_truncations(const void *arg, char *msg, unsigned cap)
 {
     static const struct { unsigned flags; int two_blocks; } streams[] = {
         { F_BLOCK_CHECKSUM | F_CONTENT_CHECKSUM | F_CONTENT_SIZE | F_SKIP_BEFORE | F_SKIP_AFTER,
@@ -414,8 +434,8 @@ static int chk_frame_truncations(const void *arg, char *msg, unsigned cap)
     size_t two_len, dict_len = 0, i, k;
     unsigned char *two = two_block_content(&two_len), *small = testdata_make("text", SMALL, 32);
     unsigned char *dict = c->variant == WITH_DICT_ID ? contract_dictionary(&dict_len) : NULL;
-    int bad = 0;
-    for (i = 0; i < sizeof streams / sizeof streams[0] && !bad; i++) {
+    check_result res = CHECK_PASS;
+    for (i = 0; i < sizeof streams / sizeof streams[0] && !check_failed(res); i++) {
         unsigned flags = streams[i].flags;
         const unsigned char *content = streams[i].two_blocks ? two : small;
         size_t content_len = streams[i].two_blocks ? two_len : SMALL, from = 1;
@@ -430,18 +450,18 @@ static int chk_frame_truncations(const void *arg, char *msg, unsigned cap)
                         (flags & F_CONTENT_SIZE ? 8 : 0) + (flags & F_DICT_ID ? 4 : 0);
             size_t first = (size_t)(s.bytes[at] | s.bytes[at + 1] << 8 | s.bytes[at + 2] << 16 |
                                     (s.bytes[at + 3] & 0x7F) << 24);
-            for (k = 1; k < at + 8 && !bad; k++)
-                bad = judge_fed(&s, k, 0, flags, content, content_len, dict, dict_len, msg, cap);
+            for (k = 1; k < at + 8 && !check_failed(res); k++)
+                res = judge_fed(&s, k, 0, flags, content, content_len, dict, dict_len, msg, cap);
             from = at + 4 + first - 16;
         }
-        for (k = from; k <= s.len && !bad; k++)
-            bad = judge_fed(&s, k, 0, flags, content, content_len, dict, dict_len, msg, cap);
+        for (k = from; k <= s.len && !check_failed(res); k++)
+            res = judge_fed(&s, k, 0, flags, content, content_len, dict, dict_len, msg, cap);
         free(s.bytes);
     }
     free(two);
     free(small);
     free(dict);
-    return bad;
+    return res;
 }
 
 /* ---- registration -------------------------------------------------------------- */

@@ -92,7 +92,7 @@ static int lengths_input(size_t i, int with_history, sweep_input *in)
     return 1;
 }
 
-static int chk_lengths_compressor(const void *arg, char *msg, unsigned cap)
+static check_result chk_lengths_compressor(const void *arg, char *msg, unsigned cap)
 {
     return sweep_run_compressor(subject, arg, lengths_input, msg, cap);
 }

@@ -118,15 +118,15 @@ static size_t plan_of(const sweep_plan *sp, int hc, int level, int mode, stream_
 
 /* check.variant: the layout; accel_or_level: 0 for the decoder checks, else
  * the compressor's (1: fast, acceleration 1; 9: HC level 9). */
-static int chk_stream(const void *arg, char *msg, unsigned cap)
+static check_result chk_stream(const void *arg, char *msg, unsigned cap)
 {
     const check *c = arg;
     const int decode = c->accel_or_level == 0, hc = c->accel_or_level > 1;
     size_t i;
-    int bad = 0;
+    check_result res_all = CHECK_PASS;
     if (!dictionary)
         dictionary = testdata_make("random", DICT_LEN, 52);
-    for (i = 0; i < NPLANS && !bad; i++) {
+    for (i = 0; i < NPLANS && !check_failed(res_all); i++) {
         stream_plan p;
         stream_blocks b;
         stream_result res;
@@ -138,8 +138,8 @@ static int chk_stream(const void *arg, char *msg, unsigned cap)
             res = stream_subject_decode(subject, &p, &b, c->variant, 0, -1, 0, 0);
         } else if (!stream_plan_fit(subject, &p)) {
             free(data);
-            snprintf(msg, cap, "the subject cannot stream this kind");
-            return 1;
+            return check_fail(msg, cap, FAIL_CHECK_INCOMPLETE,
+                              "the subject cannot stream this kind");
         } else {
             res = stream_subject_compress(subject, &p, data, &b);
             if (res.block < 0)
@@ -149,14 +149,14 @@ static int chk_stream(const void *arg, char *msg, unsigned cap)
                                             p.mode == SM_RING_SYNC ? DM_RING_SYNC : DM_PREFIX,
                                             0, -1, 0, 0);
         }
-        if (res.block >= 0) {
-            snprintf(msg, cap, "%s: %s: %s", plans[i].what, res.what, res.msg);
-            bad = 1;
-        }
+        /* the driver's class of what it saw (stream_driver.h) */
+        if (res.block >= 0)
+            res_all = check_fail(msg, cap, res.cls, "%s: %s: %s", plans[i].what,
+                                 contract_class_name(res.cls), res.msg);
         stream_blocks_free(&b);
         free(data);
     }
-    return bad;
+    return res_all;
 }
 
 static const int compress_modes[] = { SM_PREFIX, SM_SEPARATE, SM_RING, SM_RING_SYNC,

@@ -31,21 +31,25 @@ static const struct lz4_subject *subject;
 
 enum empty_layout { EL_ONE_BUFFER, EL_SEPARATE };
 
-/* Decode block i (src[0..n)) into dst with capacity cap through ds; the
- * result, with msg set when it is not want. */
-static int step(void *ds, const unsigned char *src, size_t n, unsigned char *dst, size_t cap,
-                int want, const char *what, char *msg, unsigned msg_cap)
+/* Decode block i (src[0..n), valid, want bytes) into dst with capacity
+ * cap through ds; CHECK_PASS when it returns want, else msg set and the
+ * class: rejected, a size past the capacity, another size. */
+static check_result step(void *ds, const unsigned char *src, size_t n, unsigned char *dst,
+                         size_t cap, int want, const char *what, char *msg, unsigned msg_cap)
 {
     guard_buf in = guard_dup(src, n);
     int r = subject->dstream_decompress(ds, (const char *)in.data, (char *)dst, (int)n,
                                         (int)cap);
     guard_free(&in);
     if (r != want)
-        snprintf(msg, msg_cap, "%s: returned %d, want %d", what, r, want);
-    return r != want;
+        return check_fail(msg, msg_cap, r < 0 ? FAIL_REJECTS_VALID
+                                        : (size_t)r > cap ? FAIL_RETURN_ABOVE_CAPACITY
+                                                          : FAIL_WRONG_LENGTH,
+                          "%s: returned %d, want %d", what, r, want);
+    return CHECK_PASS;
 }
 
-static int chk_empty_between(const void *arg, char *msg, unsigned cap)
+static check_result chk_empty_between(const void *arg, char *msg, unsigned cap)
 {
     const check *c = arg;
     static const unsigned char empty[1] = { 0 };
@@ -65,23 +69,22 @@ static int chk_empty_between(const void *arg, char *msg, unsigned cap)
     ref_encode_result e2 = ref_encode_with(data + PART, PART, b2, bound, 1, REF_ENCODE_LIMITED,
                                            data, PART);
     void *ds = subject->dstream_create();
-    int bad = 0;
+    check_result res = CHECK_PASS;
     if (!e1.ok || !e2.ok || !ds) {
-        snprintf(msg, cap, "%s", ds ? "ref could not encode the blocks" :
-                                      "dstream_create returned NULL");
-        bad = 1;
+        res = check_fail(msg, cap, ds ? FAIL_CHECK_INCOMPLETE : FAIL_CREATE_FAILED, "%s",
+                         ds ? "ref could not encode the blocks" : "dstream_create returned NULL");
     } else if (!subject->dstream_set(ds, NULL, 0)) {
-        snprintf(msg, cap, "setStreamDecode(no dictionary) returned 0");
-        bad = 1;
+        res = check_fail(msg, cap, FAIL_STREAM_ERROR, "setStreamDecode(no dictionary) returned 0");
     } else {
-        bad = step(ds, b1, e1.written, out1, PART, PART, "block 1", msg, cap) ||
-              step(ds, empty, 1, out0, cap0, 0, "block 2 (empty)", msg, cap) ||
-              step(ds, b2, e2.written, out2, PART, PART,
-                   "block 3 (matches into block 1)", msg, cap);
-        if (!bad && memcmp(out2, data + PART, PART) != 0) {
-            snprintf(msg, cap, "block 3 (matches into block 1): not its data");
-            bad = 1;
-        }
+        res = step(ds, b1, e1.written, out1, PART, PART, "block 1", msg, cap);
+        if (!check_failed(res))
+            res = step(ds, empty, 1, out0, cap0, 0, "block 2 (empty)", msg, cap);
+        if (!check_failed(res))
+            res = step(ds, b2, e2.written, out2, PART, PART, "block 3 (matches into block 1)",
+                       msg, cap);
+        if (!check_failed(res) && memcmp(out2, data + PART, PART) != 0)
+            res = check_fail(msg, cap, FAIL_WRONG_OUTPUT,
+                             "block 3 (matches into block 1): not its data");
     }
     if (ds)
         subject->dstream_free(ds);
@@ -92,7 +95,7 @@ static int chk_empty_between(const void *arg, char *msg, unsigned cap)
     free(b1);
     free(b2);
     free(data);
-    return bad;
+    return res;
 }
 
 void contracts_add_sweep_stream_empty(const struct lz4_subject *tested, contract_add_fn add)

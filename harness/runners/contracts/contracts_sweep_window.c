@@ -100,15 +100,16 @@ void sweep_add_history_compressors(contract_add_fn add, const char *prefix, chec
  * into a guarded buffer of compressBound bytes; it must decode (ref strict)
  * to src with hist[0..hist_len) before it as history. part names the block
  * in the message. */
-static int sweep_block(const check *c, void *st, const unsigned char *src, size_t n,
-                       const unsigned char *hist, size_t hist_len, const char *part,
-                       char *why, unsigned cap)
+static check_result sweep_block(const check *c, void *st, const unsigned char *src, size_t n,
+                                const unsigned char *hist, size_t hist_len, const char *part,
+                                char *why, unsigned cap)
 {
     const size_t bound = n + n / 255 + 16;
     guard_buf out = guard_alloc(bound, 0xA5);
     const char *s = (const char *)src;
     char *d = (char *)out.data;
-    int consumed = (int)n, r = 0, bad;
+    int consumed = (int)n, r = 0;
+    check_result res;
     switch ((enum sweep_form)c->variant) {
     case SF_DEFAULT: r = subject->compress_default(s, d, (int)n, (int)bound); break;
     case SF_FAST: r = subject->compress_fast(s, d, (int)n, (int)bound, c->accel_or_level); break;
@@ -123,30 +124,30 @@ static int sweep_block(const check *c, void *st, const unsigned char *src, size_
         break;
     }
     if (r <= 0 || (size_t)r > bound) {
-        snprintf(why, cap, "%s: returned %d into the bound %zu", part, r, bound);
-        bad = 1;
+        res = check_fail(why, cap, r > 0 ? FAIL_RETURN_ABOVE_CAPACITY : FAIL_FAILS_WITHIN_BOUND,
+                         "%s: returned %d into the bound %zu", part, r, bound);
     } else if ((size_t)consumed != n) {   /* destSize with target = bound: all of it */
-        snprintf(why, cap, "%s: target = bound %zu, consumed %d of %zu", part, bound,
-                 consumed, n);
-        bad = 1;
+        res = check_fail(why, cap, consumed >= 0 && (size_t)consumed < n ? FAIL_DEST_SIZE_SHORT
+                                                                         : FAIL_BAD_CONSUMED,
+                         "%s: target = bound %zu, consumed %d of %zu", part, bound, consumed, n);
     } else {
         /* Only the last 64 KiB of history is reachable (REF_MAX_DICT). */
         size_t keep = hist_len < 65536 ? hist_len : 65536;
         char ref_says[200];
-        bad = contract_ref_decodes_to(out.data, (size_t)r, src, n,
+        res = contract_ref_decodes_to(out.data, (size_t)r, src, n,
                                       keep ? (const char *)hist + hist_len - keep : NULL, keep,
                                       ref_says, sizeof ref_says);
-        if (bad)
+        if (check_failed(res))
             snprintf(why, cap, "%s: %s", part, ref_says);
     }
     guard_free(&out);
-    return bad;
+    return res;
 }
 
 /* Input in through c's form; st: the form's stream (NULL for the one-shot
  * forms), made once per check and reset for every input. */
-static int sweep_form_run(const check *c, void *st, const sweep_input *in, char *why,
-                          unsigned cap)
+static check_result sweep_form_run(const check *c, void *st, const sweep_input *in, char *why,
+                                   unsigned cap)
 {
     /* The data in one guarded buffer: a stream's two blocks lie one after
      * the other in it (the "prefix" history of lz4.h); the dictionary of a
@@ -154,14 +155,14 @@ static int sweep_form_run(const check *c, void *st, const sweep_input *in, char 
     guard_buf src = guard_dup(in->data, in->n);
     guard_buf dict = guard_dup(in->data, form_has_history(c->variant) ? in->split : 0);
     const size_t split = in->split, rest = in->n - in->split;
-    int bad = 0;
+    check_result res = CHECK_PASS;
     guard_label(&dict, "dictionary");
     switch ((enum sweep_form)c->variant) {
     case SF_DEFAULT: case SF_FAST: case SF_HC: case SF_DEST_SIZE:
-        bad = sweep_block(c, NULL, src.data, in->n, NULL, 0, "the block", why, cap);
+        res = sweep_block(c, NULL, src.data, in->n, NULL, 0, "the block", why, cap);
         break;
     case SF_USING_DICT:
-        bad = sweep_block(c, NULL, src.data + split, rest, dict.data, split,
+        res = sweep_block(c, NULL, src.data + split, rest, dict.data, split,
                           "the block after the dictionary", why, cap);
         break;
     case SF_STREAM: case SF_STREAM_HC: case SF_STREAM_HC_DICT:
@@ -171,43 +172,42 @@ static int sweep_form_run(const check *c, void *st, const sweep_input *in, char 
         subject->stream_reset(st, c->variant == SF_STREAM ? 0 : c->accel_or_level, 0);
         if (c->variant == SF_STREAM_HC_DICT) {
             subject->stream_load_dict(st, (const char *)dict.data, (int)split);
-            bad = sweep_block(c, st, src.data + split, rest, dict.data, split,
+            res = sweep_block(c, st, src.data + split, rest, dict.data, split,
                               "the block after the loaded dictionary", why, cap);
         } else {
-            bad = sweep_block(c, st, src.data, split, NULL, 0, "block 1 of 2", why, cap) ||
-                  sweep_block(c, st, src.data + split, rest, src.data, split, "block 2 of 2",
-                              why, cap);
+            res = sweep_block(c, st, src.data, split, NULL, 0, "block 1 of 2", why, cap);
+            if (!check_failed(res))
+                res = sweep_block(c, st, src.data + split, rest, src.data, split,
+                                  "block 2 of 2", why, cap);
         }
         break;
     }
     guard_free(&src);
     guard_free(&dict);
-    return bad;
+    return res;
 }
 
-int sweep_run_compressor(const struct lz4_subject *s, const check *c, sweep_input_fn gen,
-                         char *msg, unsigned cap)
+check_result sweep_run_compressor(const struct lz4_subject *s, const check *c,
+                                  sweep_input_fn gen, char *msg, unsigned cap)
 {
     const int streaming = c->variant == SF_STREAM || c->variant == SF_STREAM_HC ||
                           c->variant == SF_STREAM_HC_DICT;
     sweep_input in;
     void *st = NULL;
     size_t i;
-    int bad = 0;
+    check_result res = CHECK_PASS;
     subject = s;
-    if (streaming && !(st = subject->stream_create(c->variant != SF_STREAM))) {
-        snprintf(msg, cap, "stream_create returned NULL");
-        return 1;
-    }
-    for (i = 0; !bad && gen(i, form_has_history(c->variant), &in); i++) {
+    if (streaming && !(st = subject->stream_create(c->variant != SF_STREAM)))
+        return check_fail(msg, cap, FAIL_CREATE_FAILED, "stream_create returned NULL");
+    for (i = 0; !check_failed(res) && gen(i, form_has_history(c->variant), &in); i++) {
         char why[400];
-        bad = sweep_form_run(c, st, &in, why, sizeof why);
-        if (bad)
+        res = sweep_form_run(c, st, &in, why, sizeof why);
+        if (check_failed(res))
             snprintf(msg, cap, "%s: %s", in.what, why);
     }
     if (st)
         subject->stream_free(st);
-    return bad;
+    return res;
 }
 
 /* ---- the window class ------------------------------------------------------- */
@@ -248,7 +248,7 @@ static int window_input(size_t i, int with_history, sweep_input *in)
     return 1;
 }
 
-static int chk_window(const void *arg, char *msg, unsigned cap)
+static check_result chk_window(const void *arg, char *msg, unsigned cap)
 {
     return sweep_run_compressor(subject, arg, window_input, msg, cap);
 }

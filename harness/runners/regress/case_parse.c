@@ -195,3 +195,26 @@ int case_return_expected(const char *expect, long long r, long long input, long 
     case_die("unknown expect", expect);
     return 0;
 }
+
+enum fail_class case_return_class(const char *expect, long long r, long long input,
+                                  long long decoded, enum case_returns what)
+{
+    int want_error;
+    if (!strcmp(expect, "reject") || !strcmp(expect, "return:<0"))
+        want_error = 1;
+    else if (!strncmp(expect, "return:", 7) && strcmp(expect, "return:>=0") != 0)
+        want_error = case_size_expr(expect + 7, input, decoded) < 0;
+    else
+        want_error = 0;     /* decoded, return:>=0 ("any" never fails) */
+    if (want_error)
+        /* another error value than the one wanted (-2 for -1): a convention */
+        return r >= 0 ? FAIL_ACCEPTS_INVALID : FAIL_WRONG_RETURN;
+    if (r < 0)
+        return FAIL_REJECTS_VALID;
+    switch (what) {
+    case CASE_RETURNS_SIZE: return FAIL_WRONG_LENGTH;
+    case CASE_RETURNS_CONSUMED: return FAIL_BAD_CONSUMED;
+    case CASE_RETURNS_STATUS: break;
+    }
+    return FAIL_WRONG_RETURN;   /* a success reported otherwise than by 0 */
+}

@@ -7,6 +7,7 @@
 #define LZ4GATE_CASE_PARSE_H
 
 #include "buf.h"
+#include "fail_class.h"
 
 /* The value of key=VALUE among argv[1..argc), or NULL. */
 const char *case_arg(int argc, char **argv, const char *key);
@@ -42,5 +43,19 @@ long long case_size_arg(int argc, char **argv, const char *key, long long input,
 /* Whether the return value r meets expect=: reject (r < 0) | any | decoded
  * (r == decoded) | return:<0 | return:>=0 | return:EXPR. */
 int case_return_expected(const char *expect, long long r, long long input, long long decoded);
+
+/* What an entry's return value is: a size (the bytes decoded), the input
+ * consumed (decompress_fast), or a status (0 or an error: the old kernel
+ * API, unlz4). */
+enum case_returns { CASE_RETURNS_SIZE, CASE_RETURNS_CONSUMED, CASE_RETURNS_STATUS };
+
+/* The failure class of a return value r that does not meet expect=
+ * (case_return_expected gave 0), by what the expectation said: an error
+ * wanted and a success returned: accepts_invalid; another error value:
+ * wrong_return; success wanted and an error returned: rejects_valid;
+ * another success: wrong_length for a size, bad_consumed for the input
+ * consumed, wrong_return for a status. */
+enum fail_class case_return_class(const char *expect, long long r, long long input,
+                                  long long decoded, enum case_returns what);
 
 #endif

@@ -2,7 +2,8 @@
  * Regression-case runner: one test of one case (a regress/cases JSON file),
  * flattened by harness/runners/regress/run.py into key=value arguments,
  * against the subject linked into this program. Prints one JSON record
- * ({"verdict", "evidence", "return"}); the driver runs it in its own
+ * ({"verdict", "evidence", "return"}, and "fail_class" when it fails: the
+ * class of fail_class.h its failure site names); the driver runs it in its own
  * process with a timeout, so a crash or a hang is a result. With the one
  * argument --batch it runs many tests, one per line of stdin, each in a
  * forked child (regress_batch.c): one program start per configuration
@@ -85,9 +86,10 @@ static case_result run_entry(const struct lz4_subject *s, const char *entry, int
     return regress_compress_entry(s, entry, argc, argv);
 }
 
-/* One test: its JSON record on stdout; nonzero when it did not pass (the
- * batch then runs the next test in a fresh process: regress_batch.c). */
-static int run_test(const struct lz4_subject *s, int argc, char **argv)
+/* One test: its JSON record on stdout; its failure's class when it did not
+ * pass (the batch then runs the next test in a fresh process:
+ * regress_batch.c). */
+static check_result run_test(const struct lz4_subject *s, int argc, char **argv)
 {
     const char *entry = case_arg(argc, argv, "entry");
     unsigned need = 0;
@@ -104,13 +106,13 @@ static int run_test(const struct lz4_subject *s, int argc, char **argv)
         case_die("unknown entry", entry);
     if ((s->caps & need) != need) {
         printf("{\"verdict\":\"n/a\",\"evidence\":\"no %s entry point\"}\n", entry);
-        return 0;
+        return CHECK_PASS;
     }
     if (case_arg(argc, argv, "alloc_fail_at")) {
         if (!(s->caps & CAP_ALLOC_FAIL)) {
             printf("{\"verdict\":\"n/a\",\"evidence\":\"its allocations cannot be made "
                    "to fail\"}\n");
-            return 0;
+            return CHECK_PASS;
         }
         regress_alloc_fail_at = strtoul(case_arg(argc, argv, "alloc_fail_at"), NULL, 0);
         s->alloc_fail_at(regress_alloc_fail_at);
@@ -118,12 +120,18 @@ static int run_test(const struct lz4_subject *s, int argc, char **argv)
     res = run_entry(s, entry, argc, argv);
     if (s->alloc_fail_at)
         s->alloc_fail_at(0);
+    if (res.verdict == CASE_FAIL && !fail_class_name(res.cls))   /* a verdict is never guessed */
+        case_die("a failure without a class of fail_class.h (a defect of the runner)",
+                 res.evidence);
     if (res.verdict == CASE_NOT_APPLICABLE)
         printf("{\"verdict\":\"n/a\",\"evidence\":\"%s\"}\n", res.evidence);
+    else if (res.verdict == CASE_FAIL)
+        printf("{\"verdict\":\"FAIL\",\"fail_class\":\"%s\",\"evidence\":\"%s\","
+               "\"return\":%lld}\n", fail_class_name(res.cls), res.evidence, res.returned);
     else
-        printf("{\"verdict\":\"%s\",\"evidence\":\"%s\",\"return\":%lld}\n",
-               res.verdict == CASE_PASS ? "pass" : "FAIL", res.evidence, res.returned);
-    return res.verdict != CASE_PASS && res.verdict != CASE_NOT_APPLICABLE;
+        printf("{\"verdict\":\"pass\",\"evidence\":\"%s\",\"return\":%lld}\n", res.evidence,
+               res.returned);
+    return res.verdict == CASE_FAIL ? CHECK_FAIL(res.cls) : CHECK_PASS;
 }
 
 int main(int argc, char **argv)

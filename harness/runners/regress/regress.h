@@ -6,12 +6,14 @@
 #ifndef LZ4GATE_REGRESS_H
 #define LZ4GATE_REGRESS_H
 
+#include "fail_class.h"
 #include "subject.h"
 
 enum case_verdict { CASE_PASS, CASE_FAIL, CASE_NOT_APPLICABLE };
 
 typedef struct case_result {
     enum case_verdict verdict;
+    enum fail_class cls;      /* CASE_FAIL: the failure's class (fail_class.h); else FAIL_NONE */
     char evidence[512];       /* why the test failed, or why it does not apply */
     long long returned;       /* the subject's last return value */
 } case_result;
@@ -33,8 +35,9 @@ case_result regress_unlz4_entry(const struct lz4_subject *s, int argc, char **ar
 case_result regress_frame_entry(const struct lz4_subject *s, const char *entry, int argc,
                                 char **argv);
 
-/* One test (key=value arguments from argv[1]): its record on stdout. */
-typedef int (*regress_test_fn)(const struct lz4_subject *s, int argc, char **argv);
+/* One test (key=value arguments from argv[1]): its record on stdout; its
+ * failure's class (CHECK_PASS when it passed or does not apply). */
+typedef check_result (*regress_test_fn)(const struct lz4_subject *s, int argc, char **argv);
 /* regress.c --batch (regress_batch.c): the tests of stdin, each in a child. */
 int regress_batch(const struct lz4_subject *s, regress_test_fn run);
 

@@ -37,15 +37,16 @@ typedef struct batch_test {
 } batch_test;
 
 /* isolate.h's check: the test prints its record (stdout flushed, so it
- * comes before the closing line); nonzero when it did not pass. */
-static int run_one(const void *arg, char *msg, unsigned cap)
+ * comes before the closing line); the class of its failure when it did not
+ * pass (the record names it too). */
+static check_result run_one(const void *arg, char *msg, unsigned cap)
 {
     const batch_test *t = arg;
-    int failed = t->run(t->s, t->argc, (char **)t->argv);
+    check_result r = t->run(t->s, t->argc, (char **)t->argv);
     fflush(stdout);
-    if (failed)
+    if (check_failed(r))
         snprintf(msg, cap, "the test's record says FAIL");
-    return failed;
+    return r;
 }
 
 /* Split line at tabs into t->argv[1..]; argv[0] is the program's place

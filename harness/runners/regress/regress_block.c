@@ -135,12 +135,32 @@ static int call_decoder(const struct lz4_subject *s, const char *entry, const pl
     return 0;
 }
 
+/* The class of a return value expect= does not allow: a size above the
+ * capacity, or above a partial decode's target, is wrong whatever the input
+ * (callers read that much); otherwise what the expectation said. */
+static enum fail_class decode_return_class(const char *entry, const char *expect, long long r,
+                                           long long input, long long decoded,
+                                           const decode_sizes *z)
+{
+    int fast = !strcmp(entry, "decompress_fast"), old = !strncmp(entry, "old_", 4);
+    if (!fast && !old && r >= 0 && z->capacity >= 0) {
+        if (r > z->capacity)
+            return FAIL_RETURN_ABOVE_CAPACITY;
+        if (!strcmp(entry, "decompress_safe_partial") && z->target >= 0 && r > z->target)
+            return FAIL_RETURN_ABOVE_TARGET;
+    }
+    /* decompress_fast returns the input it read; the old API 0 or -1 */
+    return case_return_class(expect, r, input, decoded,
+                             fast ? CASE_RETURNS_CONSUMED
+                                  : old ? CASE_RETURNS_STATUS : CASE_RETURNS_SIZE);
+}
+
 /* One decode call; expected: the bytes the output must start with (none
  * when empty). */
 static case_result run_decode(const struct lz4_subject *s, const char *entry, const buf *in,
                               const buf *expected, long long decoded, int argc, char **argv)
 {
-    case_result res = { CASE_FAIL, "", 0 };
+    case_result res = { CASE_FAIL, FAIL_NONE, "", 0 };
     const char *expect = case_arg(argc, argv, "expect"), *v;
     long long input = (long long)in->n;
     long long len_out = -1, produced = -1;   /* old API: size through a pointer */
@@ -163,10 +183,13 @@ static case_result run_decode(const struct lz4_subject *s, const char *entry, co
                                  : expected->n ? (long long)expected->n : -1);
     res.returned = r;
     ok = case_return_expected(expect, r, input, decoded);
+    if (!ok)
+        res.cls = decode_return_class(entry, expect, r, input, decoded, &z);
     if (ok && (v = case_arg(argc, argv, "len")) != NULL &&
         len_out != case_size_expr(v, input, decoded)) {
         /* len=: the size the old API returns through its pointer argument. */
         ok = 0;
+        res.cls = FAIL_WRONG_RETURN;
         snprintf(res.evidence, sizeof res.evidence, "returned %d with the size argument set to "
                  "%lld (expected %s = %lld)", r, len_out, v, case_size_expr(v, input, decoded));
     }
@@ -177,6 +200,7 @@ static case_result run_decode(const struct lz4_subject *s, const char *entry, co
         size_t cmp = (size_t)produced < expected->n ? (size_t)produced : expected->n;
         if (memcmp(pl.dst, expected->p, cmp) != 0) {
             ok = 0;
+            res.cls = FAIL_WRONG_OUTPUT;
             snprintf(res.evidence, sizeof res.evidence, "returned %d but the output differs", r);
         }
     }
@@ -263,7 +287,7 @@ static compressed call_compressor(const struct lz4_subject *s, const char *entry
 static case_result run_compress(const struct lz4_subject *s, const char *entry, const buf *data,
                                 long long cap, int argc, char **argv)
 {
-    case_result res = { CASE_FAIL, "", 0 };
+    case_result res = { CASE_FAIL, FAIL_NONE, "", 0 };
     guard_buf gin = guard_dup(data->p, data->n);
     guard_buf gout = guard_alloc(cap > 0 ? (size_t)cap : 0, 0xA5);
     int consumed = (int)data->n;
@@ -274,15 +298,20 @@ static case_result run_compress(const struct lz4_subject *s, const char *entry, 
     if (c.old_api && c.returned != 0) {
         snprintf(res.evidence, sizeof res.evidence, "capacity %lld: returned %d (want 0), "
                  "*dst_len %zu", cap, c.returned, c.dst_len);
+        res.cls = FAIL_WRONG_RETURN;    /* the old API's convention: 0, the size in *dst_len */
     } else if (size < 0 || (long long)size > cap) {
         snprintf(res.evidence, sizeof res.evidence, "capacity %lld: returned %d", cap, size);
+        /* the old API's size is *dst_len: a huge one is above the capacity */
+        res.cls = size < 0 && !c.old_api ? FAIL_NEGATIVE_RETURN : FAIL_RETURN_ABOVE_CAPACITY;
     } else if (size > 0) {
         unsigned char *out = xmalloc(data->n + 1);
         ref_decode_result d = ref_decode_block(gout.data, (size_t)size, out, (size_t)consumed);
         if (d.status != REF_OK || d.written != (size_t)consumed ||
-            memcmp(out, data->p, (size_t)consumed) != 0)
+            memcmp(out, data->p, (size_t)consumed) != 0) {
             snprintf(res.evidence, sizeof res.evidence, "capacity %lld: %d-byte block does not "
                      "decode to the input (%s)", cap, size, ref_status_name(d.status));
+            res.cls = FAIL_ROUNDTRIP;
+        }
         free(out);
     }
     if (!res.evidence[0])
@@ -298,7 +327,7 @@ case_result regress_compress_entry(const struct lz4_subject *s, const char *entr
     buf data = { NULL, 0, 0 };
     long long from, to, cap;
     const char *v = case_arg(argc, argv, "data");
-    case_result res = { CASE_PASS, "", 0 };
+    case_result res = { CASE_PASS, FAIL_NONE, "", 0 };
     if (!v)
         case_die("missing data", "");
     case_parse_data(&data, v);

@@ -27,9 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "case_parse.h"
 #include "frame_driver.h"
 #include "guard.h"
+#include "lz4frame_ref.h"
 #include "regress.h"
 
 /* ---- inputs ------------------------------------------------------------------ */
@@ -130,11 +132,31 @@ static int outcome_ok(const char *expect, const frame_drive *d, const frame_inpu
     return 0;
 }
 
+/* The class of a drive outcome_ok refused. A complete stream wanted: a
+ * drive that did not complete fails by its outcome (frame_driver.h; one
+ * left waiting for input it was given: a frame error), one that completed
+ * by its content. An invalid stream: a decoder that completes or waits for
+ * more accepted it; a stall or sizes beyond the room are failures of their
+ * own whatever the input. */
+static enum fail_class outcome_class(const char *expect, const frame_drive *d,
+                                     const frame_input *in)
+{
+    enum fail_class c = frame_drive_outcome_class(d->outcome);
+    if (!strcmp(expect, "complete")) {
+        if (d->outcome == FRAME_DRIVE_INCOMPLETE)
+            return FAIL_FRAME_ERROR;
+        if (d->outcome == FRAME_DRIVE_COMPLETE)
+            return d->written != in->content.n ? FAIL_WRONG_LENGTH : FAIL_WRONG_OUTPUT;
+        return c;
+    }
+    return c != FAIL_NONE && d->outcome != FRAME_DRIVE_ERROR ? c : FAIL_ACCEPTS_INVALID;
+}
+
 /* frame_decompress, or with reset set frame_reset_then_decode. */
 static case_result run_frame_decompress(const struct lz4_subject *s, int reset, int argc,
                                         char **argv)
 {
-    case_result res = { CASE_FAIL, "", 0 };
+    case_result res = { CASE_FAIL, FAIL_NONE, "", 0 };
     frame_input in, in2;
     buf dict = { NULL, 0, 0 }, out = { NULL, 0, 0 };
     const char *expect = case_arg(argc, argv, "expect"), *v;
@@ -176,12 +198,16 @@ static case_result run_frame_decompress(const struct lz4_subject *s, int reset, 
         s->frame_dctx_reset(dctx);
         d = drive(s, dctx, &in2.bytes, &dict, &out, argc, argv);
         ok = outcome_ok(expect, &d, &in2, out.p);
-        if (!ok)
+        if (!ok) {
             describe(s, &d, what, &res);
+            res.cls = outcome_class(expect, &d, &in2);
+        }
     } else {
         ok = outcome_ok(expect, &d, &in, out.p);
-        if (!ok)
+        if (!ok) {
             describe(s, &d, "", &res);
+            res.cls = outcome_class(expect, &d, &in);
+        }
     }
     res.verdict = ok ? CASE_PASS : CASE_FAIL;
     res.returned = d.outcome == FRAME_DRIVE_ERROR ? d.error : (long long)d.written;
@@ -211,9 +237,31 @@ static struct subject_frame_prefs read_prefs(size_t n, int argc, char **argv)
     return p;
 }
 
+/* The class of a frame frame_ref_decodes_to refused: a header with a block
+ * size id the format lacks, written because the preferences asked for one,
+ * is its own class (as in fuzz/frame_roundtrip.c); any other, a bad frame. */
+static enum fail_class bad_frame_class(const unsigned char *frame, size_t len, size_t n,
+                                       const unsigned char *dict, size_t dict_len,
+                                       int block_size_id)
+{
+    ref_frame_options o;
+    ref_frame_result r;
+    unsigned char *out;
+    if (block_size_id == 0 || (block_size_id >= 4 && block_size_id <= 7))
+        return FAIL_BAD_FRAME;
+    out = xmalloc(n + 1);
+    ref_frame_options_default(&o);
+    o.profile = REF_PROFILE_STRICT;
+    o.dict = dict;
+    o.dict_len = dict_len;
+    r = ref_frame_decode(&o, frame, len, out, n + 1);
+    free(out);
+    return r.status == REF_FRAME_ERR_BLOCK_MAX ? FAIL_BAD_BSID_FRAME : FAIL_BAD_FRAME;
+}
+
 static case_result run_frame_compress(const struct lz4_subject *s, int argc, char **argv)
 {
-    case_result res = { CASE_FAIL, "", 0 };
+    case_result res = { CASE_FAIL, FAIL_NONE, "", 0 };
     buf data = { NULL, 0, 0 };
     const char *expect = case_arg(argc, argv, "expect"), *v;
     struct subject_frame_prefs p;
@@ -241,15 +289,20 @@ static case_result run_frame_compress(const struct lz4_subject *s, int argc, cha
     res.returned = r;
     if (r > cap) {
         snprintf(res.evidence, sizeof res.evidence, "capacity %lld: returned %lld", cap, r);
+        res.cls = FAIL_RETURN_ABOVE_CAPACITY;
         ok = 0;
     } else if (r < 0) {
         ok = !strcmp(expect, "fits");
-        if (!ok)
+        if (!ok) {
             snprintf(res.evidence, sizeof res.evidence, "capacity %lld (bound %zu): %s", cap,
                      bound, s->frame_error_name(r));
+            res.cls = (size_t)cap >= bound ? FAIL_FAILS_WITHIN_BOUND : FAIL_FRAME_ERROR;
+        }
     } else {
         ok = frame_ref_decodes_to(gout.data, (size_t)r, data.p, data.n, NULL, 0,
                                   "frame_compress", res.evidence, sizeof res.evidence);
+        if (!ok)
+            res.cls = bad_frame_class(gout.data, (size_t)r, data.n, NULL, 0, p.block_size_id);
     }
     res.verdict = ok ? CASE_PASS : CASE_FAIL;
     guard_free(&gout);
@@ -260,7 +313,7 @@ static case_result run_frame_compress(const struct lz4_subject *s, int argc, cha
 /* One context, one frame per level of levels= (ULZ4-2021-974). */
 static case_result run_frame_compress_stream(const struct lz4_subject *s, int argc, char **argv)
 {
-    case_result res = { CASE_PASS, "", 0 };
+    case_result res = { CASE_PASS, FAIL_NONE, "", 0 };
     buf data = { NULL, 0, 0 }, dict = { NULL, 0, 0 };
     const char *v, *levels = case_arg(argc, argv, "levels");
     const char *expect = case_arg(argc, argv, "expect");
@@ -323,12 +376,14 @@ static case_result run_frame_compress_stream(const struct lz4_subject *s, int ar
             /* "fits": an error is a right answer (invalid preferences) */
             if (!fits) {
                 res.verdict = CASE_FAIL;
+                res.cls = FAIL_FRAME_ERROR;
                 snprintf(res.evidence, sizeof res.evidence, "%s: %s", what,
                          s->frame_error_name(r));
             }
         } else if (!frame_ref_decodes_to(frame, (size_t)r, data.p, data.n, dict.p, dict.n, what,
                                          res.evidence, sizeof res.evidence)) {
             res.verdict = CASE_FAIL;
+            res.cls = bad_frame_class(frame, (size_t)r, data.n, dict.p, dict.n, p.block_size_id);
         }
         free(frame);
     }
@@ -351,5 +406,5 @@ case_result regress_frame_entry(const struct lz4_subject *s, const char *entry, 
     if (!strcmp(entry, "frame_compress_stream"))
         return run_frame_compress_stream(s, argc, argv);
     case_die("unknown frame entry", entry);
-    return (case_result){ CASE_FAIL, "", 0 };
+    return (case_result){ CASE_FAIL, FAIL_NONE, "", 0 };
 }

@@ -42,7 +42,7 @@ static void note_error(char *msg)
 
 case_result regress_unlz4_entry(const struct lz4_subject *s, int argc, char **argv)
 {
-    case_result res = { CASE_FAIL, "", 0 };
+    case_result res = { CASE_FAIL, FAIL_NONE, "", 0 };
     buf in = { NULL, 0, 0 }, expected = { NULL, 0, 0 };
     const char *expect = case_arg(argc, argv, "expect"), *v = case_arg(argc, argv, "input");
     guard_buf gin;
@@ -66,9 +66,13 @@ case_result regress_unlz4_entry(const struct lz4_subject *s, int argc, char **ar
     }
     res.returned = r;
     ok = case_return_expected(expect, r, (long long)in.n, (long long)flushed.n);
+    if (!ok)    /* unlz4 returns 0 or -1 */
+        res.cls = case_return_class(expect, r, (long long)in.n, (long long)flushed.n,
+                                    CASE_RETURNS_STATUS);
     if (ok && expected.n &&
         (flushed.n != expected.n || memcmp(flushed.p, expected.p, expected.n) != 0)) {
         ok = 0;
+        res.cls = flushed.n != expected.n ? FAIL_WRONG_LENGTH : FAIL_WRONG_OUTPUT;
         snprintf(res.evidence, sizeof res.evidence, "returned %d but flushed %zu bytes that "
                  "differ from the expected %zu", r, flushed.n, expected.n);
     }

@@ -118,7 +118,7 @@ static void describe(char *buf, size_t cap, const expectation *e)
 /* The latitude this runner applies (ref/profile.c), looked up in main. */
 static const ref_latitude *early_end;
 
-static int chk_vector(const void *arg, char *msg, unsigned cap)
+static check_result chk_vector(const void *arg, char *msg, unsigned cap)
 {
     const job *j = arg;
     const vector *v = j->v;
@@ -127,7 +127,8 @@ static int chk_vector(const void *arg, char *msg, unsigned cap)
     guard_buf dict = guard_dup(v->dict ? v->dict : (const unsigned char *)"", v->dict_len);
     guard_buf o0 = guard_alloc(v->capacity, 0x00), o1 = guard_alloc(v->capacity, 0xFF);
     char want[300], got_sha[65] = "";
-    int r0, r1, bad = 0;
+    int r0, r1;
+    check_result res = CHECK_PASS;
 
     guard_label(&dict, "dictionary");
     r0 = call(j, &in, &dict, &o0);
@@ -144,7 +145,7 @@ static int chk_vector(const void *arg, char *msg, unsigned cap)
         snprintf(msg, cap, "the result depends on the output buffer's previous content: "
                  "returned %d into 0x00 bytes, %d into 0xFF bytes%s", r0, r1,
                  r0 == r1 ? ", different bytes" : "");
-        bad = 1;
+        res = CHECK_FAIL(FAIL_STALE_OUTPUT);
     } else if (r0 >= 0 && j->ep == EP_PARTIAL && e->malformed) {
         /* Malformed block, partial decode: a prefix of what it defines. */
         if ((size_t)r0 > e->prefix_size ||
@@ -155,25 +156,29 @@ static int chk_vector(const void *arg, char *msg, unsigned cap)
                      "prefix of the %zu bytes it defines before its defect (%.12s), which "
                      "is all %s allows", r0, got_sha, e->prefix_size, e->prefix_sha,
                      early_end->name);
-            bad = 1;
+            /* the spec's latitude for a malformed block, except a size
+             * above the capacity: callers read that much, whatever the input */
+            res = CHECK_FAIL((size_t)r0 > v->capacity ? FAIL_RETURN_ABOVE_CAPACITY
+                                                      : FAIL_MALFORMED_WRONG_OUTPUT);
         } else if ((size_t)r0 < v->capacity &&
                    !ends_where_input_does(v->block, v->block_len, v->capacity, (size_t)r0)) {
             snprintf(msg, cap, "malformed block accepted: returned %d of the %zu bytes it "
                      "defines before its defect, and the block does not end there: input "
                      "the decoder had to read is left (%s ends only where the input runs "
                      "out)", r0, e->prefix_size, early_end->name);
-            bad = 1;
+            res = CHECK_FAIL(FAIL_MALFORMED_WRONG_OUTPUT);
         }
     } else if (r0 >= 0 && (size_t)r0 > v->capacity) {
         snprintf(msg, cap, "accepted: returned %d, more than the capacity %zu", r0,
                  v->capacity);
-        bad = 1;
+        res = CHECK_FAIL(FAIL_RETURN_ABOVE_CAPACITY);
     } else {
         /* ref's one verdict (judge.h): the output is compared with the
          * compatible profile's, which is the strict one's where both accept
          * (and the only one where strict rejects). */
         const expect *x = &e->prof[1];
         int same = 0, strict_ok = e->prof[0].valid;
+        judgement jv;
         if (r0 >= 0) {
             sha256_hex(o0.data, (size_t)r0, got_sha);
             same = x->valid && x->output_size == (size_t)r0 && !strcmp(x->sha, got_sha);
@@ -186,18 +191,28 @@ static int chk_vector(const void *arg, char *msg, unsigned cap)
                 fatal("out of memory");
             strict_ok = judge_partial_strict_ok(strict_ok, whole);
         }
-        switch (judge_decode(r0 >= 0, same, strict_ok, x->valid)) {
+        jv = judge_decode(r0 >= 0, same, strict_ok, x->valid);
+        switch (jv) {
         case JUDGE_PASS:
             break;
         case JUDGE_REJECTS_VALID:
             snprintf(msg, cap, "rejected: returned %d; expected %s", r0, want);
-            bad = 1;
+            res = CHECK_FAIL(judgement_class(jv));
             break;
         case JUDGE_ACCEPTS_INVALID:
         case JUDGE_WRONG_OUTPUT:
+        case JUDGE_OTHER_OUTPUT:
             snprintf(msg, cap, "accepted: returned %d (output %.12s); expected %s", r0,
                      got_sha, want);
-            bad = 1;
+            /* ref's valid output, another size returned: the length is wrong;
+             * an offset-0 block decoded to other bytes than ref compatible's
+             * zeros is its own class (block format, offset 0; the fuzz
+             * oracle's too) */
+            res = CHECK_FAIL(jv == JUDGE_WRONG_OUTPUT && x->output_size != (size_t)r0
+                             ? FAIL_WRONG_LENGTH
+                             : jv == JUDGE_OTHER_OUTPUT && !strcmp(e->prof[0].status,
+                                                                   "offset_zero")
+                             ? FAIL_OFFSET0_OUTPUT : judgement_class(jv));
             break;
         }
     }
@@ -205,7 +220,7 @@ static int chk_vector(const void *arg, char *msg, unsigned cap)
     guard_free(&dict);
     guard_free(&o0);
     guard_free(&o1);
-    return bad;
+    return res;
 }
 
 /* ---- main ----------------------------------------------------------------- */

@@ -68,12 +68,14 @@
  *                        the byte after its capacity on large blocks (at
  *                        least FR_LARGE bytes, 1 in FR_RARE of them)
  *
- * The list of modes is the MODE_ table below (harness/subjects/spec.py
- * reads it).
+ * The list of modes is the MODE_ table, adapter_broken_modes.h
+ * (harness/subjects/spec.py reads it); the modes of the verdict policy's
+ * planted scenarios are in adapter_broken_policy.c.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "adapter_broken_policy.h"
 #include "adapter_broken_profile.h"
 #include "adapter_broken_sweep.h"
 #include "lz4ref.h"
@@ -82,37 +84,7 @@
 const struct lz4_subject *lz4gate_ref_subject(void);
 
 
-#define MODE_write_past_capacity 1
-#define MODE_short_return 2
-#define MODE_ignore_capacity 3
-#define MODE_partial_overshoot 4
-#define MODE_bad_bound 5
-#define MODE_no_negative_guard 6
-#define MODE_frame_reset_noop 7
-#define MODE_frame_write_past 8
-#define MODE_frame_state_reuse 9
-#define MODE_frame_dict_uninit 10
-#define MODE_frame_dict_unbounded 11
-#define MODE_unlz4_short_flush 12
-#define MODE_unlz4_no_padding 13
-#define MODE_unlz4_fill_eof_error 14
-#define MODE_overread_and_overwrite 15
-#define MODE_stream_reset_noop 16
-#define MODE_alloc_null_deref 17
-#define MODE_frame_mem_cdict_null 18
-#define MODE_compress_no_size_guard 19
-#define MODE_partial_stops_early 20
-#define MODE_compress_flip_last 21
-#define MODE_strict_decoders 22
-#define MODE_compatible_decoders 23
-#define MODE_partial_rejects_cut 24
-#define MODE_frequent_and_rare 25
-#define MODE_leak_on_error 26
-#define MODE_frame_bound_one_block_short 27
-#define MODE_frame_block_checksum_early 28
-#define MODE_dict_prefix_64k_early 29
-#define MODE_stream_history_one_short 30
-#define MODE_frame_info_reads_past 31
+#include "adapter_broken_modes.h"
 /* The mode of this subject: a one-line object beside this one defines it
  * (recipes/ref.py), so that every mode shares this file's object. */
 extern const int lz4gate_broken_mode;
@@ -477,6 +449,7 @@ const struct lz4_subject *lz4gate_subject(void)
         replace_frame_decoder_slots(&broken);
         replace_frame_compressor_slots(&broken);
         broken.unlz4 = b_unlz4;
+        bv_install(&broken, SELECTED);
         broken.name = "broken";
     }
     return &broken;

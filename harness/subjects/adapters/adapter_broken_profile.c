@@ -16,10 +16,22 @@
 int bp_decode(const char *s, char *d, int n, int cap, int partial, int target, const char *dict,
               int dict_len, ref_profile profile)
 {
+    ref_decode_result r = bp_decode_result(s, d, n, cap, partial, target, dict, dict_len,
+                                           profile);
+    return r.status == REF_OK ? (int)r.written : -1;
+}
+
+ref_decode_result bp_decode_result(const char *s, char *d, int n, int cap, int partial,
+                                   int target, const char *dict, int dict_len,
+                                   ref_profile profile)
+{
     ref_decode_params p;
-    ref_decode_result r;
-    if (!s || n < 0 || cap < 0 || target < 0 || dict_len < 0)
-        return -1;
+    if (!s || n < 0 || cap < 0 || target < 0 || dict_len < 0) {
+        ref_decode_result bad;
+        memset(&bad, 0, sizeof bad);
+        bad.status = REF_ERR_BAD_PARAMETER;
+        return bad;
+    }
     if (dict_len > REF_MAX_DICT) {      /* only the last 64 KiB is reachable */
         dict += dict_len - REF_MAX_DICT;
         dict_len = REF_MAX_DICT;
@@ -35,8 +47,7 @@ int bp_decode(const char *s, char *d, int n, int cap, int partial, int target, c
     p.partial = partial;
     p.target = (size_t)target;
     p.target0 = REF_TARGET0_RETURNS_ZERO;
-    r = ref_decode(&p);
-    return r.status == REF_OK ? (int)r.written : -1;
+    return ref_decode(&p);
 }
 
 int bp_strict_whole(const char *s, int n)

@@ -17,6 +17,11 @@
 int bp_decode(const char *s, char *d, int n, int cap, int partial, int target, const char *dict,
               int dict_len, ref_profile profile);
 
+/* bp_decode's whole result: ref's status, the bytes written. */
+ref_decode_result bp_decode_result(const char *s, char *d, int n, int cap, int partial,
+                                   int target, const char *dict, int dict_len,
+                                   ref_profile profile);
+
 /* 1 when ref strict accepts s[0..n) as a whole block, whatever the capacity. */
 int bp_strict_whole(const char *s, int n);
 

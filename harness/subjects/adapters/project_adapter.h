@@ -1,6 +1,6 @@
 /*
  * project_adapter.h: what an adapter for a project:DIR subject needs (an
- * LZ4 copy behind its project's own API; README "Project APIs").
+ * LZ4 copy behind its project's own API; docs/subjects.md, "Project APIs").
  *
  * The adapter is one C file the user writes. It declares the project's
  * functions (from their public signatures), wraps each in a function with
