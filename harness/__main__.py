@@ -12,7 +12,7 @@ COMMANDS = {
     "vectors": ("harness.runners.vectors.generate", "generate or check corpus/vectors"),
     "regress": ("harness.runners.regress.cli", "regression cases; --mutants, --check"),
     "fuzz": ("harness.fuzzing.cli", "fuzz targets: build, run, replay, corpus-min, triage"),
-    "fuzz-bench": ("harness.fuzzing.bench.cli", "exec/s and time-to-find of the fuzz targets"),
+    "fuzz-bench": ("harness.bench.cli", "exec/s and time-to-find of the fuzz targets"),
     "releases": ("harness.runners.releases.cli", "cases and contracts on every lz4 release of a clone"),
     "kernels": ("harness.runners.kernels.cli", "cases and contracts on real Linux kernel trees"),
     "regressions-md": ("harness.report.regressions.cli", "generate and check REGRESSIONS.md"),
@@ -29,6 +29,8 @@ COMMANDS = {
                "mutants, killed or survived"),
     "mutate-score": ("harness.mutate.score", "the committed mutation scores "
                      "(docs/mutation-score.md) from regress/results/mutation/"),
+    "planted": ("harness.gate.planted", "the verdict policy's planted scenarios: one planted "
+                "bug per policy example, its evidence recorded for the tests"),
 }
 
 

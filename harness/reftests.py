@@ -97,7 +97,8 @@ def run(binary, timeout=900, purpose="unit", config="asan64", **env):
 
 def main(argv):
     ap = argparse.ArgumentParser(prog="harness ref-tests", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="Manual: docs/reference-codec.md")
     ap.add_argument("--config", action="append", default=[])
     ap.add_argument("--mutant", default="")
     ap.add_argument("--run", action="store_true", help="run every program after building")

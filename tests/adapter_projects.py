@@ -1,6 +1,6 @@
 """Project-API "copies" that tests/test_adapter.py writes for itself: lz4gate's
 reference codec (ref/, copied into the project's folder) behind the APIs of
-the README's two adapter examples, written here from their public
+the two adapter examples of docs/subjects.md, written here from their public
 signatures:
 
   fs    size_t lz4_compress_zfs(void *, void *, size_t s_len, size_t d_len, int);

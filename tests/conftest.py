@@ -92,10 +92,12 @@ def session_memo(name, compute):
 
 def contract_records(spec, config):
     """Contract + vector records of one subject/config, run once per test run
-    (several tests in several workers read the same run)."""
+    (several tests in several workers read the same run), with the
+    documented findings of their tree marked (harness/findings/documented.py)."""
+    from harness.findings import documented
     from harness.runners.contracts.run import run_contracts
-    return tuple(session_memo("contracts:%s:%s" % (spec, config),
-                              lambda: run_contracts(spec, config, quiet=True)))
+    return tuple(session_memo("contracts:%s:%s" % (spec, config), lambda: documented.mark_all(
+        run_contracts(spec, config, quiet=True), documented.Documented())))
 
 
 @pytest.fixture(scope="session")

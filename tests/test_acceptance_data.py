@@ -53,7 +53,7 @@ def test_rows_are_gated_from_the_clones_under_repos(tmp_path):
 @pytest.mark.check
 def test_a_row_outside_upstreams_layout_names_lz4gates_adapter_and_stubs():
     # Issue 24: the set holds a decoder-only and a project-API copy, gated
-    # through the README's example adapters; the files their options name
+    # through docs/subjects.md's example adapters; the files their options name
     # are checked to exist ({lz4gate} is this repository's top).
     rows = {r["id"]: r for r in acceptance.load()}
     kinds = {r["id"]: " ".join(r.get("gate_args", [])) for r in rows.values()}

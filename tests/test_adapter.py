@@ -1,9 +1,9 @@
 """project:DIR subjects: an LZ4 copy behind its project's own API, reached
 through an adapter the user writes (harness/subjects/project.py,
-recipes/project.py, adapters/project_adapter.h; README "Project APIs").
+recipes/project.py, adapters/project_adapter.h; docs/subjects.md "Project APIs").
 
 The copies are written here (tests/adapter_projects.py: ref/ behind the APIs
-of the two README examples, docs/examples/), with planted bugs."""
+of the two examples docs/subjects.md shows, docs/examples/), with planted bugs."""
 import os
 import re
 import shutil
@@ -91,8 +91,8 @@ def test_the_bootloader_example_maps_the_block_decoders_on_request(tmp_path):
 
 
 @pytest.mark.check
-def test_readme_shows_the_examples_as_they_are():
-    with open(os.path.join(TOP, "README.md")) as f:
+def test_the_manual_shows_the_examples_as_they_are():
+    with open(os.path.join(TOP, "docs", "subjects.md")) as f:
         section = f.read().split("## Project APIs", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```c\n(.*?)```", section, re.S)
     assert len(blocks) >= 2
@@ -101,9 +101,10 @@ def test_readme_shows_the_examples_as_they_are():
         with open(path) as f:
             texts[path] = f.read()
     for b in blocks:
-        assert any(b in t for t in texts.values()), "README block not in docs/examples:\n" + b
+        assert any(b in t for t in texts.values()), \
+            "docs/subjects.md block not in docs/examples:\n" + b
     for path, t in texts.items():
-        assert any(b in t for b in blocks), "README shows nothing of " + path
+        assert any(b in t for b in blocks), "docs/subjects.md shows nothing of " + path
 
 
 # ---- specs, options, bad input -------------------------------------------

@@ -1,6 +1,6 @@
 """The shape of the repository: small files, no cycles, no reference to
-anything outside it, and a README architecture section that matches the
-tree."""
+anything outside it, and an architecture page (docs/architecture.md) that
+matches the tree."""
 import ast
 import os
 import re
@@ -129,6 +129,89 @@ def test_the_cycle_finder_finds_a_cycle():
     assert find_cycle({"a": {"b"}, "b": {"a"}}) == ["a", "b", "a"]
 
 
+def command_modules():
+    """The modules `python3 -m harness` runs (and __main__ itself): the
+    command line, above every layer."""
+    from harness.__main__ import COMMANDS
+    return {"harness.__main__"} | {mod for mod, _ in COMMANDS.values()}
+
+
+def layer_of(module, layers, commands):
+    """(rank, name) of a module: the layer of the longest prefix naming it
+    (harness/__init__.py LAYERS), or the command line's."""
+    if module in commands:
+        return len(layers), "commands"
+    best = None
+    for rank, (name, prefixes) in enumerate(layers):
+        for p in prefixes:
+            if module == p or module.startswith(p + "."):
+                if best is None or len(p) > best[0]:
+                    best = (len(p), rank, name)
+    return (best[1], best[2]) if best else (None, None)
+
+
+def upward_imports(graph, layers, commands):
+    """["a (layer) -> b (layer)"] for every import of a later layer, and every
+    module no layer names."""
+    out = []
+    for mod in sorted(graph):
+        mine = layer_of(mod, layers, commands)
+        if mine[0] is None:
+            out.append("%s: in no layer of harness/__init__.py LAYERS" % mod)
+            continue
+        for dep in sorted(graph[mod]):
+            theirs = layer_of(dep, layers, commands)
+            if theirs[0] is None or theirs[0] > mine[0]:
+                out.append("%s (%s) -> %s (%s)" % (mod, mine[1], dep, theirs[1]))
+    return out
+
+
+def package_graph(graph, commands):
+    """{package: {packages it imports}} of the modules that are not
+    commands (a package: harness.X; the top-level modules are "harness")."""
+    packages = {".".join(m.split(".")[:2]) for m in graph if m.count(".") >= 2}
+
+    def pkg(m):
+        top = ".".join(m.split(".")[:2])
+        return top if top in packages else "harness"
+    out = {}
+    for mod, deps in graph.items():
+        if mod in commands:
+            continue
+        for dep in deps:
+            if dep not in commands and pkg(dep) != pkg(mod):
+                out.setdefault(pkg(mod), set()).add(pkg(dep))
+    return out
+
+
+@pytest.mark.check
+def test_layers_import_only_downward_and_packages_have_no_cycle():
+    from harness import LAYERS
+    graph, commands = python_imports(), command_modules()
+    assert not upward_imports(graph, LAYERS, commands), \
+        "\n".join(upward_imports(graph, LAYERS, commands))
+    cycle = find_cycle(package_graph(graph, commands))
+    assert cycle is None, " -> ".join(cycle)
+    # Every layer names something that exists.
+    mods = set(graph)
+    for name, prefixes in LAYERS:
+        assert any(m == p or m.startswith(p + ".") for p in prefixes for m in mods), name
+
+
+def test_the_layer_check_bites():
+    # A planted upward import (the classifier importing the report) and a
+    # module of no layer are reported.
+    from harness import LAYERS
+    graph = {"harness.findings.classify": {"harness.report.junit"},
+             "harness.report.junit": set(), "harness.nowhere.x": set()}
+    got = upward_imports(graph, LAYERS, set())
+    assert got == ["harness.findings.classify (findings) -> harness.report.junit (report)"]
+    assert not upward_imports({"harness.report.junit": {"harness.findings.classify"},
+                               "harness.findings.classify": set()}, LAYERS, set())
+    graph = {"harness.a.x": {"harness.b.y"}, "harness.b.y": {"harness.a.x"}}
+    assert find_cycle(package_graph(graph, set())) == ["harness.a", "harness.b", "harness.a"]
+
+
 @pytest.mark.check
 def test_no_module_edits_sys_path_but_the_entry_points():
     allowed = {"ci/gate.py", "tests/mutants.py",
@@ -139,15 +222,16 @@ def test_no_module_edits_sys_path_but_the_entry_points():
 
 
 @pytest.mark.check
-def test_readme_architecture_section_matches_the_tree():
-    text = open(os.path.join(TOP, "README.md")).read()
-    section = text.split("## Architecture", 1)[1].split("\n## ", 1)[0]
+def test_the_architecture_page_matches_the_tree():
+    # The page up to its first section: the flow, the layers, the parts.
+    text = open(os.path.join(TOP, "docs", "architecture.md")).read()
+    section = text.split("# Architecture", 1)[1].split("\n## ", 1)[0]
     paths = set(re.findall(r"`((?:ref|harness|fuzz|corpus|regress|ci|tests|docs|bench|tools)"
                            r"/[A-Za-z0-9_./-]*)`", section))
     assert len(paths) > 15, paths
     missing = [p for p in paths if "NAME" not in p       # (placeholders: harness/.../NAME.py)
                and not os.path.exists(os.path.join(TOP, p.rstrip("/")))]
-    assert not missing, "README names paths that do not exist: %s" % missing
+    assert not missing, "docs/architecture.md names paths that do not exist: %s" % missing
     # Every part of the Python package is described.
     for pkg in ("harness/subjects/", "harness/runners/", "harness/fuzzing/", "harness/report/",
                 "harness/gate/"):

@@ -12,7 +12,8 @@ from conftest import TOP
 from harness.fuzzing import campaign, findings
 from harness.fuzzing.build import build
 from harness.fuzzing.environment import target_env
-from harness.report.known import Documented
+from harness.findings import documented
+from harness.findings.documented import Documented
 from harness.subjects.build import subject_identity
 from harness.subjects.spec import DEFAULT_TREES
 
@@ -31,7 +32,7 @@ def test_large_seeds_show_the_kernel_findings():
     if not os.path.isdir(os.path.join(TOP, DEFAULT_TREES["kernel"])):
         pytest.skip("default kernel tree not fetched (make subjects)")
     found = seed_findings("kernel")
-    findings.classify(found, Documented(), subject_identity("kernel"))
+    findings.mark(found, documented.FuzzKnown(Documented()), subject_identity("kernel"))
     ids = {f["signature"]: (f["status"], f["finding"]) for f in found.values()}
     # Every seed failure is one of the two documented findings, and both show.
     assert all(status == "known" for status, _ in ids.values()), ids

@@ -213,7 +213,7 @@ def _git(repo, *args):
 
 
 def test_exporting_one_release_in_three_processes(tmp_path):
-    from harness.runners.releases import git as relgit
+    from harness.subjects import releases as relgit
     clone = tmp_path / "clone"
     clone.mkdir()
     _git(clone, "init", "-q")

@@ -7,9 +7,9 @@ import os
 
 import pytest
 
-from harness.fuzzing.bench import cli
-from harness.fuzzing.bench import detect_bugs as db
-from harness.fuzzing.bench import detect_releases as dr
+from harness.bench import cli
+from harness.bench import detect_bugs as db
+from harness.bench import detect_releases as dr
 from harness.fuzzing.targets import TABLE, TARGETS
 from harness.paths import FUZZ
 

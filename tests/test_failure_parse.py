@@ -1,4 +1,4 @@
-"""Reading failures (harness/report/failure.py, groups.py): messages are
+"""Reading failures (harness/evidence/failure.py, groups.py): messages are
 never cut mid-word or from the wrong end, the API entry is found under every
 adapter prefix, and a guard-page fault is attributed to the nearest buffer."""
 import os
@@ -6,7 +6,7 @@ import os
 import pytest
 
 from harness.fuzzing.findings import from_records
-from harness.report.failure import (clip, failure_of, fault_of_frames, first_sanitizer_line,
+from harness.evidence.failure import (clip, failure_of, fault_of_frames, first_sanitizer_line,
                                     top_subject_frame)
 from harness.report.groups import access_of, where
 
@@ -122,16 +122,19 @@ def test_a_ubsan_report_alone_keeps_its_own_stack():
     assert got["top"]["func"] == "LZ4F_compressBegin_usingCDict"
 
 
-def test_entry_presence_is_read_from_the_sides_contract_records():
-    from harness.gate.confirm import entry_present
-    recs = [{"role": "base", "stage": "contracts", "check": "frame_decompress.x", "status": "n/a"},
-            {"role": "base", "stage": "contracts", "check": "decompress_safe.y", "status": "pass"},
+def test_entry_presence_is_read_from_the_sides_own_records():
+    from harness.findings.placement import Evidence
+    recs = [{"role": "base", "stage": "contracts", "check": "frame_decompress.x",
+             "config": "asan64", "verdict": "n/a"},
+            {"role": "base", "stage": "contracts", "check": "decompress_safe.y",
+             "config": "asan64", "verdict": "pass"},
             {"role": "candidate", "stage": "contracts", "check": "frame_decompress.x",
-             "status": "FAIL"}]
-    assert entry_present(recs, "base", "frame_decompress") is False
-    assert entry_present(recs, "base", "decompress_safe") is True
-    assert entry_present(recs, "candidate", "frame_decompress") is True
-    assert entry_present(recs, "base", "unlz4") is None
+             "config": "asan64", "verdict": "FAIL", "fail_class": "frame_error"}]
+    ev = Evidence(recs)
+    assert ev.has_entry("base", "frame_decompress") is False
+    assert ev.has_entry("base", "decompress_safe") is True
+    assert ev.has_entry("candidate", "frame_decompress") is True
+    assert ev.has_entry("base", "unlz4") is None
 
 
 ORACLE_FAIL = ("lz4gate-fuzz base_vs_candidate: FAIL [cross_decode@compress_fast]: kernel's "

@@ -133,7 +133,7 @@ def test_alloc_fail_records_the_allocfail_reuse_finding(tmp_path):
     caught and recorded as null_state_reuse (no sanitizer crash), documented
     for that tree so that campaigns count it and go on; ref passes."""
     from conftest import harness
-    from harness.report.known import Documented
+    from harness.findings.documented import Documented
     from harness.subjects.build import subject_identity
     path = tmp_path / "reuse-fail4"
     path.write_bytes(REUSE_INPUT)

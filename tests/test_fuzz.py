@@ -20,7 +20,7 @@ import pytest
 from conftest import CONFIG32, TOP, expect_bad_input, harness
 from harness.fuzzing import corpus
 from harness.fuzzing.targets import TARGETS
-from harness.report.known import KNOWN_FINDINGS
+from harness.findings.documented import KNOWN_FINDINGS
 from harness.subjects.build import subject_identity
 from harness.subjects.spec import DEFAULT_TREES
 

@@ -2,7 +2,7 @@
 (issue 23): a block ref strict rejects, or decodes to other bytes than the
 input, is its encoder's fault; a valid block decoded wrongly is its
 decoder's. The replay prints it ("lz4gate-fuzz-fault: SIDE", read by
-harness/report/failure.py) and a campaign records it ("fault: SIDE" in the
+harness/evidence/failure.py) and a campaign records it ("fault: SIDE" in the
 record, read by harness/fuzzing/findings.py)."""
 import argparse
 import os
@@ -15,7 +15,7 @@ from conftest import harness
 from harness import toolchain
 from harness.fuzzing import findings
 from harness.fuzzing.build import build
-from harness.report.failure import failure_of
+from harness.evidence.failure import failure_of
 from harness.subjects.spec import DEFAULT_TREES
 
 

@@ -1,5 +1,5 @@
 """What the fuzz targets' speed work (issue 15) must not lose, and the bench's
-mixed-peer arithmetic (harness/fuzzing/bench/speed.py).
+mixed-peer arithmetic (harness/bench/speed.py).
 
 The pooled large allocations of the kernel shim's vmalloc
 (kshim/linux/vmalloc.h) and of the subjects' allocation hook
@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from harness.fuzzing.bench import speed
+from harness.bench import speed
 from harness.paths import ADAPTERS, KSHIM
 
 CASES = ("ok", "past_end", "before_start", "after_free", "past_end_reused")
@@ -109,7 +109,7 @@ def test_share_lines_parsed(tmp_path):
 
 
 def test_every_peer_is_built_and_alloc_fail_says_why():
-    from harness.fuzzing.bench.upstream import UPSTREAM_FUZZERS
+    from harness.bench.upstream import UPSTREAM_FUZZERS
     from harness.fuzzing.targets import TARGETS
     for target in TARGETS:
         assert all(p in UPSTREAM_FUZZERS for p in speed.peers_of(target)), target

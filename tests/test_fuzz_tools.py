@@ -62,7 +62,9 @@ def test_triage_turns_a_planted_bug_into_a_case_that_fails_on_it_and_passes_on_r
     assert case["title"] == "TODO" and "TODO" in case["fix"] and "TODO" in case["notes"]
     assert case["exercised"] is True and case["fails_on"] == ["broken:short_return"]
     assert case["entry"] == "decompress_safe"
-    assert case["class"].startswith("wrong output")
+    # its class, from the one table: the name, and its meaning for people
+    assert case["fail_class"] == "wrong_output"
+    assert case["class"] == "a valid input decoded to other bytes"
     assert "wrong_output@decompress_safe" in case["trigger"]
     for key in ("origin", "generations", "commits", "cve", "bits"):
         assert key in case
@@ -105,7 +107,8 @@ def test_bad_input(argv, words):
 
 def test_regress_rejects_a_malformed_fuzz_test():
     case = {"id": "X", "title": "t", "origin": "upstream", "commits": [], "cve": None,
-            "class": "c", "bits": "64", "trigger": "t", "fix": "f", "exercised": True,
+            "class": "c", "fail_class": "wrong_output", "bits": "64", "trigger": "t", "fix": "f",
+            "exercised": True,
             "fails_on": ["ref"], "tests": [{"tcId": 1, "comment": "c",
                                             "call": {"entry": "fuzz:nope", "input": "hex:00",
                                                      "expect": "pass"}}]}
@@ -231,7 +234,7 @@ def test_fuzz_bench_tiny_mode_prints_each_target_beside_its_peer_with_the_ratio(
 
 
 def test_bench_and_tests_plant_the_same_bugs():
-    from harness.fuzzing.bench.find import PLANTED as BENCH_PLANTED
+    from harness.bench.find import PLANTED as BENCH_PLANTED
     from test_fuzz import PLANTED
     assert [p[:3] for p in PLANTED] == [tuple(p) for p in BENCH_PLANTED]
 

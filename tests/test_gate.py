@@ -158,9 +158,10 @@ def test_ci_entry_script_with_github_and_gitlab_variables(tmp_path):
     assert "compare (--skip compare); replay (--skip replay)" in summary.read_text()
     for name in ("junit.xml", "results.sarif"):
         assert (project / "lz4gate-report" / name).exists()
-    # The templates upload what the script leaves there.
-    github = open(os.path.join(TOP, "ci", "github", "lz4gate.yml")).read()
-    assert "upload-sarif" in github and "sarif_file: lz4gate-report/results.sarif" in github
+    # The action uploads what the script leaves in its report folder
+    # (tests/test_ci_action.py runs its steps).
+    action = open(os.path.join(TOP, "action.yml")).read()
+    assert "upload-sarif" in action and "sarif_file: ${{ steps.gate.outputs.sarif }}" in action
     env.pop("LZ4GATE_BASE")
     proc = subprocess.run(["bash", os.path.join(TOP, "ci", "ci_gate.sh")], env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,

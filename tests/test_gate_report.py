@@ -92,6 +92,18 @@ def test_the_report_fits_a_pull_request_comment(planted_report):
     assert "| stages |" in report and "| configurations | asan64 |" in report
 
 
+def test_the_report_names_no_build_folder(planted_report):
+    # Every path is the user's or lz4gate's own source (issue 43): the
+    # planted defects' "Where" lines are harness/subjects/adapters/ files.
+    for name in ("report.md", "report-full.md", "results.sarif"):
+        text = (planted_report / name).read_text()
+        assert "build/" not in text, (name, re.findall(r".*build/.*", text)[:3])
+    report = (planted_report / "report.md").read_text()
+    assert "**Candidate** %s **may not replace base** lz4gate's reference codec (ref)" \
+        % PLANTED in report
+    assert re.search(r"^\| candidate \| `%s` \| `broken:\w+` \|$" % PLANTED, report, re.M)
+
+
 def test_sarif_validates_against_sarif_2_1_0_and_points_at_source_lines(planted_report):
     log = json.loads((planted_report / "results.sarif").read_text())
     assert validate(log, SARIF_2_1_0) == []

@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from harness.gate import policy, stability
+from harness.findings import policy
+from harness.gate import stability
 from harness.paths import TOP
 
 

@@ -22,7 +22,7 @@ def test_isolate_selftest(config):
     cc, flags, _ = toolchain.config(config)
     flags = list(flags) + toolchain.OUR_WARNINGS + ["-I" + COMMON_C]
     objs = [objcache.compile_object(cc, flags, os.path.join(COMMON_C, f))
-            for f in ("isolate_selftest.c", "isolate.c")]
+            for f in ("isolate_selftest.c", "isolate.c", "fail_class.c")]
     exe = objcache.link_program(cc, list(toolchain.CONFIGS[config][1]), objs,
                                 os.path.join(TOP, "build", "selftest", config, "isolate"),
                                 "linking the isolate self-test")

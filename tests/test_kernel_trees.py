@@ -16,9 +16,9 @@ import pytest
 
 from conftest import TOP, expect_bad_input, harness
 from harness.errors import BadInput
-from harness.report.regressions.releases_table import load_snapshot
+from harness.evidence.snapshots import load_snapshot
 from harness.runners.contracts.run import run_contracts
-from harness.runners.kernels.tree import generation
+from harness.subjects.versions import generation
 from harness.subjects.build import build, info as subject_info
 from harness.subjects import fixtures
 from harness.subjects.recipes.kernel import missing_headers

@@ -1,11 +1,11 @@
-"""Documented findings (harness/report/known.py) are matched on the tree, the
+"""Documented findings (harness/findings/documented.py) are matched on the tree, the
 configuration and the signature, never on a generation alone."""
 import json
 import os
 
 import pytest
 
-from harness.report import known
+from harness.findings import documented as known
 from harness.subjects.build import subject_identity
 from harness.subjects.spec import DEFAULT_TREES
 
@@ -61,7 +61,7 @@ def test_a_patched_kernel_is_another_tree(tmp_path):
 def test_the_default_trees_are_the_documented_ones():
     # If Debian ships other LZ4 files in these packages, the documented
     # findings were confirmed on another tree: re-run the matrix, confirm
-    # them, and record the new identity in harness/report/known_findings.json.
+    # them, and record the new identity in harness/findings/known_findings.json.
     trees = known.Documented().trees
     for name, spec in (("linux-6.1", "kernel"), ("linux-6.12", "kernel-6.12"),
                        ("lz4-1.9.4", "upstream"), ("liblz4-1.9.4", "system")):

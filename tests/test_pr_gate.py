@@ -7,6 +7,7 @@ codec behind the LZ4 names)."""
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -67,10 +68,15 @@ def test_a_renamed_versioned_folder_is_paired_and_the_repository_left_alone(tmp_
     assert proc.returncode == 0, proc.stderr
     base = git(repo, "rev-parse", "main").strip()
     export = os.path.join(TOP, "build", "pr", "project-" + base[:12])
-    assert proc.stdout.split() == [
+    head = git(repo, "rev-parse", "HEAD").strip()
+    assert shlex.split(proc.stdout) == [
         "--base", "upstream:%s/third_party/lz4-1.8.3" % export,
         "--candidate", "upstream:%s/third_party/lz4-1.9.1" % repo,
-        "--source-root", str(repo), "--fuzz-time", "0"]
+        "--source-root", str(repo),
+        # what the report calls each side: the project's words
+        "--base-name", "project, third_party/lz4-1.8.3, lz4 1.8.3 at %s" % base[:7],
+        "--candidate-name", "project, third_party/lz4-1.9.1, lz4 1.9.1 at %s" % head[:7],
+        "--fuzz-time", "0"]
     assert "touches the LZ4 copy at third_party/lz4-1.9.1 (upstream, 1.9.1), " \
         "third_party/lz4-1.8.3 (1.8.3) in the base" in proc.stderr
     # The base's folders holding files named for lz4, not the rest.
@@ -102,7 +108,7 @@ def test_an_adapter_makes_each_side_it_is_given_to_a_project_subject(tmp_path):
                         ([], ("upstream", "upstream"))):
         proc = pr(repo, "--base-ref", "main", "--dry-run", *opts)
         assert proc.returncode == 0, proc.stderr
-        argv = proc.stdout.split()
+        argv = shlex.split(proc.stdout)
         assert argv[argv.index("--base") + 1].split(":")[0] == sides[0], opts
         assert argv[argv.index("--candidate") + 1] == "%s:%s" % (sides[1], folder), opts
 
@@ -146,8 +152,8 @@ def test_a_kernel_tree_is_named_by_its_top_and_bad_input_is_one_line(tmp_path):
     commit(repo)
     proc = pr(repo, "--base-ref", "main", "--dry-run")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split()[1].startswith("kernel:%s/build/pr/project-" % TOP)
-    assert proc.stdout.split()[3] == "kernel:%s" % repo
+    assert shlex.split(proc.stdout)[1].startswith("kernel:%s/build/pr/project-" % TOP)
+    assert shlex.split(proc.stdout)[3] == "kernel:%s" % repo
     for args, says in ((["--dry-run"], "no --base-ref"),
                        (["--base-ref", "nosuch", "--dry-run"], "the base ref nosuch is not a commit"),
                        (["--base-ref", "main", "--base", "ref"], "--base is chosen by pr")):
@@ -178,10 +184,10 @@ def test_a_header_the_copy_includes_from_a_neighbour_folder_is_exported_and_sear
     head = git(repo, "rev-parse", "HEAD").strip()
     proc = pr(repo, "--base-ref", "main", "--head", head, "--dry-run")
     assert proc.returncode == 0, proc.stderr
-    argv = proc.stdout.split()
+    argv = shlex.split(proc.stdout)
     base_tree = argv[1].split(":", 1)[1][:-len("/C/lz4")]
     head_tree = argv[3].split(":", 1)[1][:-len("/C/lz4")]
-    assert argv[6:] == ["--base-include", base_tree + "/C/lz4",
+    assert argv[10:] == ["--base-include", base_tree + "/C/lz4",
                         "--candidate-include", head_tree + "/C/lz4"], argv
     for tree in (base_tree, head_tree):
         assert os.path.isfile(os.path.join(tree, "C/zstd/zstd_deps.h")), tree

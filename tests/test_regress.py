@@ -9,6 +9,7 @@ from harness.report.regressions.results import differences, load_results
 from harness.errors import CaseError
 from harness.paths import CASES_DIR
 from harness.runners.regress.cases import load_cases
+from harness.findings import documented
 from harness.runners.regress.run import run_subject
 
 
@@ -19,8 +20,9 @@ def cli(*args, **kw):
 def records(spec, config):
     """Every case on one default subject in one configuration, run once per
     test run (several tests, in several workers, read it)."""
-    return session_memo("regress:%s:%s" % (spec, config),
-                        lambda: run_subject(spec, load_cases(), [config], quiet=True))
+    return session_memo("regress:%s:%s" % (spec, config), lambda: documented.mark_all(
+        run_subject(spec, load_cases(), [config], quiet=True), documented.Documented(),
+        load_cases()))
 
 
 @pytest.mark.check
@@ -50,7 +52,8 @@ def test_kernel_61_findings_are_shown():
     # fixes (docs/fix-history.md). The matrix must show them as known findings.
     cases = [c for c in load_cases()
              if c["id"] in ("KLZ4-GAP-17543", "KLZ4-GAP-HCLIM", "KLZ4-GAP-3520")]
-    recs = run_subject("kernel", cases, ["asan64"], quiet=True)
+    recs = documented.mark_all(run_subject("kernel", cases, ["asan64"], quiet=True),
+                               documented.Documented(), cases)
     assert {r["case"] for r in recs if r["status"] == "known finding"} == \
         {"KLZ4-GAP-17543", "KLZ4-GAP-HCLIM", "KLZ4-GAP-3520"}
 

@@ -5,7 +5,7 @@ import re
 import shutil
 
 from conftest import TOP, harness
-from harness.report.known import KNOWN_FINDINGS as KNOWN
+from harness.findings.documented import KNOWN_FINDINGS as KNOWN
 
 CASES = os.path.join(TOP, "regress", "cases")
 MD = os.path.join(TOP, "REGRESSIONS.md")
@@ -76,7 +76,7 @@ def test_case_removed_retitled_or_cve_changed_fails_check(tmp_path):
 def test_every_case_id_is_a_history_id():
     # An id comes from the fix history (docs/fix-history.md, in the
     # repository), or, for a bug lz4gate found itself, from
-    # harness/report/known_findings.json.
+    # harness/findings/known_findings.json.
     history = open(HISTORY).read()
     ours = {f["id"] for f in json.load(open(KNOWN))["findings"]}
     for name in case_files():

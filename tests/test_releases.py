@@ -12,9 +12,11 @@ import subprocess
 import pytest
 
 from conftest import TOP, harness
+from harness.evidence import snapshots
+from harness.findings import ranges as rng_mod
 from harness.report.regressions import releases_table as rt
 from harness.runners.regress.cases import load_cases
-from harness.runners.releases import git as relgit
+from harness.subjects import releases as relgit
 
 MD = os.path.join(TOP, "REGRESSIONS.md")
 SNAPSHOT = os.path.join(TOP, "regress", "results", "releases.jsonl")
@@ -98,27 +100,27 @@ def test_bad_input(clone, tmp_path):
 
 def test_ranges_name_cases_and_parse():
     ids = {c["id"] for c in load_cases()}
-    ranges = rt.load_ranges()
+    ranges = rng_mod.load_ranges()
     assert set(ranges) <= ids, set(ranges) - ids
     with pytest.raises(Exception):
-        rt.in_range("r117..v9", {"tag": "r118", "spec": "upstream:"})
+        rng_mod.in_range("r117..v9", {"tag": "r118", "spec": "upstream:"})
     with pytest.raises(Exception):
-        rt.in_range("1.9.4", {"tag": "r118", "spec": "upstream:"})
+        rng_mod.in_range("1.9.4", {"tag": "r118", "spec": "upstream:"})
     tree = lambda tag: {"tag": tag, "spec": "upstream:x"}
-    assert rt.in_range("..v1.9.1", tree("v1.9.1")) and not rt.in_range("..v1.9.1", tree("v1.9.2"))
-    assert rt.in_range("v1.9.2..", tree("dev")) and not rt.in_range("..v1.10.0", tree("dev"))
-    assert rt.in_range("r119..v1.7.3", tree("r131")) and not rt.in_range("none", tree("r131"))
-    assert rt.in_range("x", {"tag": "v6.1", "spec": "other:x"}) is None
+    assert rng_mod.in_range("..v1.9.1", tree("v1.9.1")) and not rng_mod.in_range("..v1.9.1", tree("v1.9.2"))
+    assert rng_mod.in_range("v1.9.2..", tree("dev")) and not rng_mod.in_range("..v1.10.0", tree("dev"))
+    assert rng_mod.in_range("r119..v1.7.3", tree("r131")) and not rng_mod.in_range("none", tree("r131"))
+    assert rng_mod.in_range("x", {"tag": "v6.1", "spec": "other:x"}) is None
     kernel = lambda v: {"tag": "v" + v, "version": v, "spec": "kernel:x"}
-    assert rt.in_range("..v3.11", kernel("3.10.94")) and rt.in_range("v4.4", kernel("4.4.111"))
-    assert rt.in_range("v3.11..v4.19", kernel("4.19.120"))
-    assert not rt.in_range("v3.11..v4.19", kernel("4.20.0"))
-    assert not rt.in_range("..v3.15.1", kernel("3.15.2"))
-    assert rt.expected({"kernel": "..v5.13", "kernel_unknown": "v4.4"}, kernel("4.4.1")) is None
-    assert rt.expected({"kernel": "..v5.13"}, kernel("5.14.0")) == "outside"
-    assert rt.expected({"upstream": "all"}, kernel("5.14.0")) is None
+    assert rng_mod.in_range("..v3.11", kernel("3.10.94")) and rng_mod.in_range("v4.4", kernel("4.4.111"))
+    assert rng_mod.in_range("v3.11..v4.19", kernel("4.19.120"))
+    assert not rng_mod.in_range("v3.11..v4.19", kernel("4.20.0"))
+    assert not rng_mod.in_range("..v3.15.1", kernel("3.15.2"))
+    assert rng_mod.expected({"kernel": "..v5.13", "kernel_unknown": "v4.4"}, kernel("4.4.1")) is None
+    assert rng_mod.expected({"kernel": "..v5.13"}, kernel("5.14.0")) == "outside"
+    assert rng_mod.expected({"upstream": "all"}, kernel("5.14.0")) is None
     with pytest.raises(Exception):
-        rt.in_range("r117..", kernel("4.4.1"))
+        rng_mod.in_range("r117..", kernel("4.4.1"))
 
 
 def first_releases():
@@ -142,7 +144,7 @@ def first_releases():
 def test_ranges_end_before_the_first_fixed_release():
     """A range agrees with the fix history: the first release with the fix
     is outside it, the release before it inside (unless the range is none)."""
-    ranges, order = rt.load_ranges(), sorted(
+    ranges, order = rng_mod.load_ranges(), sorted(
         {"r117", "r118", "r119", "v1.7.3", "v1.7.4", "v1.8.0", "v1.8.1", "v1.8.1.2", "v1.8.2",
          "v1.8.3", "v1.9.0", "v1.9.1", "v1.9.2", "v1.9.3", "v1.9.4", "v1.10.0"},
         key=relgit.release_key)
@@ -152,10 +154,10 @@ def test_ranges_end_before_the_first_fixed_release():
         if cid not in ranges or tag not in order or ranges[cid]["upstream"] == "none":
             continue
         tree = lambda t: {"tag": t, "spec": "upstream:x"}
-        assert not rt.in_range(ranges[cid]["upstream"], tree(tag)), (cid, tag)
+        assert not rng_mod.in_range(ranges[cid]["upstream"], tree(tag)), (cid, tag)
         before = order[order.index(tag) - 1] if order.index(tag) else None
         if before:
-            assert rt.in_range(ranges[cid]["upstream"], tree(before)), (cid, before)
+            assert rng_mod.in_range(ranges[cid]["upstream"], tree(before)), (cid, before)
 
 
 # ---- the committed snapshot and the table --------------------------------------------
@@ -166,7 +168,7 @@ needs_snapshot = pytest.mark.skipif(not os.path.isfile(SNAPSHOT),
 
 @needs_snapshot
 def test_every_case_has_a_row_and_every_tree_a_column():
-    trees, _ = rt.load_trees()
+    trees, _ = snapshots.load_trees()
     header, rows = table_rows(open(MD).read())
     assert header == [rt.column_name(t) for t in trees]
     for c in load_cases():
@@ -182,7 +184,7 @@ def test_snapshot_has_every_case_on_every_tree():
     configuration of the case's bits (a 32-bit-only case on a tree run in
     asan64 only: the table shows '-', not run)."""
     from harness.toolchain import bits_of
-    trees, recs = rt.load_trees()
+    trees, recs = snapshots.load_trees()
     have = {(r["case"], r["tree"]) for r in recs if r["kind"] == "case"}
     ran = {}
     for r in recs:
@@ -209,8 +211,8 @@ def test_every_cell_is_explained():
     has an unexplained FAIL or disagreement: each is in the case's
     documented range ("upstream"/"kernel" in release_ranges.json, kernel
     ranges by version or by the code's generation) or answered there."""
-    trees, recs = rt.load_trees()
-    assert {t["file"] for t in trees} >= {rt.RELEASES_SNAPSHOT}
+    trees, recs = snapshots.load_trees()
+    assert {t["file"] for t in trees} >= {snapshots.RELEASES_SNAPSHOT}
     cl = rt.cells(load_cases(), trees, recs)
     text = rt.disagreements(load_cases(), trees, cl) + rt.unexplained(load_cases(), trees, cl)
     assert "unexplained" not in text, text
@@ -234,12 +236,12 @@ def test_a_tampered_record_changes_the_table(tmp_path):
     unexplained failure."""
     committed = open(MD).read()
     cases = {c["id"]: c for c in load_cases()}
-    trees = {t["tree"]: t for t in rt.load_trees()[0]}
-    ranges = rt.load_ranges()
-    recs = [r for r in rt.load_trees()[1] if r["kind"] == "case"]
-    recs = [r for r in recs if trees[r["tree"]]["file"] == rt.RELEASES_SNAPSHOT]
+    trees = {t["tree"]: t for t in snapshots.load_trees()[0]}
+    ranges = rng_mod.load_ranges()
+    recs = [r for r in snapshots.load_trees()[1] if r["kind"] == "case"]
+    recs = [r for r in recs if trees[r["tree"]]["file"] == snapshots.RELEASES_SNAPSHOT]
     known = next(r for r in recs if r["verdict"] != "pass" and r["verdict"] != "n/a" and
-                 rt.expected(ranges.get(r["case"]), trees[r["tree"]]) == "inside" and
+                 rng_mod.expected(ranges.get(r["case"]), trees[r["tree"]]) == "inside" and
                  not ranges[r["case"]].get("disagreements"))
 
     def to_pass(rs):
@@ -253,7 +255,7 @@ def test_a_tampered_record_changes_the_table(tmp_path):
     assert "**unexplained**" in text
 
     passing = next(r for r in recs if r["verdict"] == "pass" and cases[r["case"]]["exercised"]
-                   and rt.expected(ranges.get(r["case"]), trees[r["tree"]]) == "outside"
+                   and rng_mod.expected(ranges.get(r["case"]), trees[r["tree"]]) == "outside"
                    and not ranges[r["case"]].get("disagreements"))
 
     def to_fail(rs):
@@ -283,7 +285,7 @@ def test_snapshot_merge_and_compaction(tmp_path):
     """A run updates only the cells it ran; passing contract checks are only
     counted (in the tree record), a check that passes now drops its old FAIL."""
     from harness.runners.releases.run import write_snapshot
-    from harness.report.regressions.releases_table import load_snapshot
+    from harness.evidence.snapshots import load_snapshot
     path = str(tmp_path / "s.jsonl")
     tree = {"kind": "tree", "tree": "lz4-r1", "order": 0, "tag": "r1", "commit": "c" * 40,
             "version": "1", "spec": "upstream:x", "identity": "upstream@1"}

@@ -61,7 +61,7 @@ def test_sweeps_pass_on_ref():
 
 
 def test_sweep_cost_prints_the_sweeps_share_of_each_contract_run(capsys):
-    # the benchmark behind the README's figure (issue 25: at most 60 s)
+    # the benchmark behind docs/contracts.md's figure (issue 25: at most 60 s)
     from harness.runners.contracts import sweep_cost
     assert sweep_cost.main(["ref"]) == 0
     out = capsys.readouterr().out

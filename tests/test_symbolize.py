@@ -1,6 +1,6 @@
 """harness/symbolize.py: runner reports made with symbolize=0 and
 symbolized after the run read exactly as the sanitizer's own (the readers
-in harness/report/failure.py are unchanged), in one symbolizer process."""
+in harness/evidence/failure.py are unchanged), in one symbolizer process."""
 import os
 import re
 import shutil
@@ -10,7 +10,7 @@ import pytest
 
 from conftest import TOP
 from harness import symbolize
-from harness.report.failure import failure_of, frames_of
+from harness.evidence.failure import failure_of, frames_of
 
 PROGRAM = os.path.join(TOP, "tests", "c", "symbolize_crash.c")
 ASAN = "detect_leaks=0:allocator_may_return_null=1"

@@ -19,7 +19,8 @@ import pytest
 
 from conftest import CONFIG32, TOP
 from harness import toolchain
-from harness.report import known, records
+from harness.evidence import records
+from harness.findings import documented
 from harness.runners.contracts.run import VECTOR_SOURCES
 from harness.runners.link import link_runner, runner_sources
 from harness.runners.vectors import generate
@@ -204,9 +205,9 @@ def run_vectors(spec, config="asan64", vector_dir=VECTORS, only=None):
                           stderr=subprocess.PIPE, universal_newlines=True, errors="replace",
                           env=ENV, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    docs = known.Documented()
-    return [known.classify(r, docs) for r in records.read_jsonl(
-        proc.stdout, config=config, spec=spec, identity=info(out)["identity"])]
+    return documented.mark_all([records.normalize(r) for r in records.read_jsonl(
+        proc.stdout, config=config, spec=spec, identity=info(out)["identity"],
+        stage="contracts")], documented.Documented())
 
 
 def failures(recs):

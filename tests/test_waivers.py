@@ -13,7 +13,8 @@ import pytest
 
 from conftest import TOP
 from harness.errors import BadInput
-from harness.gate import policy, waivers
+from harness.findings import policy
+from harness.gate import waivers
 
 GATE = os.path.join(TOP, "ci", "gate.py")
 

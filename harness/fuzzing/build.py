@@ -26,7 +26,7 @@ AFL_DRIVER = "/usr/lib/afl/libAFLDriver.a"
 ORACLE_SOURCES = ("oracle.c", "oracle_record.c", "oracle_verdict.c", "oracle_call.c", "synth.c",
                   "oracle_needs.c")
 # ... and the one verdict rule it shares with the runners (harness/runners/common/judge.h).
-ORACLE_COMMON = ("judge.c",)
+ORACLE_COMMON = ("judge.c", "fail_class.c")
 INCLUDES = ["-I" + FUZZ, "-I" + REF, "-I" + ADAPTERS, "-I" + COMMON_C]
 
 

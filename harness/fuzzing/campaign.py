@@ -4,8 +4,9 @@ A campaign runs until its time is up and reports every distinct finding
 (findings.py): libFuzzer in fork mode with -ignore_crashes/-ignore_ooms/
 -ignore_timeouts, or AFL++, while the targets count the oracle's verdicts
 instead of stopping at them (LZ4GATE_FUZZ_RECORD). Each finding is marked
-known when it is documented for the subject's own tree (its identity,
-harness/report/known.py), new otherwise.
+known when it is documented for the subject's own tree (its identity; the
+caller hands the documented findings in: harness/findings/documented.py
+FuzzKnown), new otherwise.
 
 --stop-at-first runs the old way (tests, the time-to-find bench): the first
 finding that is not documented for the subject stops the run, and the
@@ -26,8 +27,7 @@ from harness.fuzzing.build import (build, describe, not_applicable, run_dir, sid
 from harness.fuzzing.environment import target_env
 from harness.fuzzing.targets import PAIR_TARGET, TABLE, TARGETS
 from harness.paths import CORPUS, shown
-from harness.report.failure import UBSAN_RE, clip
-from harness.report.known import Documented
+from harness.evidence.failure import UBSAN_RE, clip
 from harness.subjects import options
 from harness.subjects.build import subject_identity
 
@@ -78,12 +78,12 @@ def replay_args(args):
     return a
 
 
-def run(args, docs=None):
+def run(args, known=None):
     """One campaign; prints its findings; returns (exit status, findings).
-    A campaign owns its work directory (corpus, crashes, findings) until it
-    has reported: a second campaign of the same target, subjects and engine
+    known: the documented findings (FuzzKnown), None for none. A campaign
+    owns its work directory (corpus, crashes, findings) until it has
+    reported: a second campaign of the same target, subjects and engine
     waits for it rather than emptying the directory under it."""
-    docs = docs or Documented(getattr(args, "known_findings", None))
     toolchain.run_argv(subject_config(args), [])       # BadInput if it cannot run here
     why = not_applicable(args)
     if why:
@@ -93,10 +93,10 @@ def run(args, docs=None):
     work = workdir(args, args.engine)
     with atomic.lock("fuzz-" + work, waiting=lambda: say(
             args, "waiting for the campaign already running in %s" % shown(work))):
-        return _run(args, docs, binary)
+        return _run(args, known, binary)
 
 
-def _run(args, docs, binary):
+def _run(args, known, binary):
     identity, base_identity = identities(args)
     work, corpus, crashes, records = prepare_workdir(args, args.engine)
     keep_going = not args.stop_at_first
@@ -105,7 +105,7 @@ def _run(args, docs, binary):
         env = target_env(args, purpose, LZ4GATE_FUZZ_RECORD=records)
     else:   # count the subject's own documented findings, stop at anything else
         env = target_env(args, purpose, LZ4GATE_FUZZ_RECORD=records, LZ4GATE_FUZZ_STOP="1",
-                         ignore=docs.fuzz_ids(identity))
+                         ignore=known.ids(identity) if known else ())
     dictionary = DICT if os.path.isfile(DICT) else None
     say(args, "%s: %s on %s, %d s x %d job(s)%s, corpus %s" % (
         "AFL++" if args.engine == "afl" else "libFuzzer", args.target, describe(args),
@@ -130,14 +130,14 @@ def _run(args, docs, binary):
     triage["engine"] = engine_counts(text) if args.engine != "afl" else None
     found = findings.Findings(findings.merge(findings.from_records(records), crash_found))
     found.triage = triage
-    findings.classify(found, docs, identity, args.ignore)
+    findings.mark(found, known, identity, args.ignore)
     if base_identity:
         for f in found.values():
             # A pair finding the target recorded as the base's fault (ref
             # decides: fuzz/base_vs_candidate.c) is the base's bug: known
             # when documented for the base's tree, never the candidate's.
             if f["status"] == "new" and f.get("fault") == "base":
-                fid = docs.fuzz(base_identity, f["signature"])
+                fid = known.finding(f["signature"], base_identity) if known else None
                 f.update(status="known" if fid else "base", finding=fid)
     findings.save(found, os.path.join(work, "findings.json"), triage)
     report(args, found, text, triage)

@@ -4,6 +4,7 @@ import sys
 
 from harness import toolchain
 from harness.errors import EXIT_BAD_INPUT, EXIT_OK, BadInput
+from harness.findings import documented
 from harness.fuzzing import campaign, corpus, replay, triage
 from harness.fuzzing.build import AFL_DRIVER, ENGINES, build
 from harness.fuzzing.help import HELP
@@ -55,7 +56,7 @@ def main(argv):
     ap.add_argument("--dry-run", action="store_true")
     ap.add_argument("--targets", action="store_true")
     ap.add_argument("-q", "--quiet", action="store_true")
-    project.add_arguments(ap)      # for project:DIR subjects (README: Project APIs)
+    project.add_arguments(ap)      # for project:DIR subjects (docs/subjects.md: Project APIs)
     try:
         args = ap.parse_intermixed_args(argv)
         return dispatch(args)
@@ -103,9 +104,10 @@ def dispatch(args):
         return EXIT_OK
     if args.command == "replay":
         return replay.replay(args)
+    known = documented.FuzzKnown(documented.Documented(args.known_findings))
     if args.command == "triage":
-        return triage.triage(args)
+        return triage.triage(args, known)
     if args.engine == "replay":
         raise BadInput("run needs a fuzzing engine: --engine libfuzzer or afl")
-    status, _ = campaign.run(args)
+    status, _ = campaign.run(args, known)
     return status

@@ -15,7 +15,7 @@ from harness.fuzzing.campaign import say
 from harness.fuzzing.environment import target_env
 from harness.fuzzing.targets import PAIR_TARGET, TABLE, TARGETS
 from harness.paths import CORPUS, FUZZ, shown
-from harness.report.failure import FAIL_RE
+from harness.evidence.failure import FAIL_RE
 from harness.subjects import refcodec
 
 

@@ -34,7 +34,7 @@ import re
 import subprocess
 
 from harness import symbolize
-from harness.report.failure import ORACLE_RE, UB_RE, failure_of, report_of
+from harness.evidence.failure import ORACLE_RE, UB_RE, failure_of, report_of
 
 MAX_TRIES = 3        # symbolized replays per distinct stack whose smallest file passes
 MAX_SAMPLE = 8       # reproducers kept per finding (findings.MAX_SAMPLE)

@@ -5,7 +5,6 @@ finding), the entry points it skips (LZ4GATE_FUZZ_SKIP), and the sanitizer
 options of the engine."""
 from harness import toolchain
 from harness.fuzzing.targets import PAIR_TARGET
-from harness.report.known import Documented
 from harness.subjects import options
 from harness.subjects.build import subject_identity
 
@@ -16,15 +15,14 @@ def tested_spec(args):
     return args.subject_b if args.target == PAIR_TARGET and args.subject_b else args.subject
 
 
-def documented_ids(args, docs=None):
+def documented_ids(args, known):
     """CLASS@ENTRY of the findings documented for the tested subject's own
     tree (never another subject's: a base's findings must not hide a
-    candidate's)."""
-    docs = docs or Documented(getattr(args, "known_findings", None))
+    candidate's); known: harness/findings/documented.py FuzzKnown."""
     b = args.target == PAIR_TARGET and args.subject_b
     patches = args.patch_b if b else args.patch
     kw = options.side(args, "_b" if b else "")
-    return docs.fuzz_ids(subject_identity(tested_spec(args), patches, **kw))
+    return known.ids(subject_identity(tested_spec(args), patches, **kw))
 
 
 def target_env(args, purpose="libfuzzer", ignore=(), **extra):

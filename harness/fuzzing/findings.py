@@ -1,5 +1,5 @@
 """The findings of a campaign: every distinct failure, de-duplicated by its
-signature (harness/report/failure.py signature(): class @ entry, and the top
+signature (harness/evidence/failure.py signature(): class @ entry, and the top
 frame in subject code when there is a stack), with a count, the smallest
 reproducer and whether it is documented for the subject's tree.
 
@@ -88,12 +88,15 @@ def merge(*sources):
     return out
 
 
-def classify(findings, docs, identity, ignored=()):
-    """Mark each finding, in place: "known" (documented for the subject's
-    tree: its finding id), "suppressed" (a CLASS or CLASS@ENTRY the user
-    passed with --ignore: counted and listed, not a verdict) or "new"."""
+def mark(findings, known, identity, ignored=()):
+    """Mark each finding, in place, for the campaign's own report: "known"
+    (documented for the subject's tree: its finding id, as known.finding()
+    says: harness/findings/documented.py FuzzKnown), "suppressed" (a CLASS
+    or CLASS@ENTRY the user passed with --ignore: counted and listed, not a
+    verdict) or "new". The gate does not read these: its classifier judges
+    each finding's replays (harness/findings/classify.py)."""
     for f in findings.values():
-        fid = docs.fuzz(identity, f["signature"]) if docs else None
+        fid = known.finding(f["signature"], identity) if known else None
         cls_entry = f["signature"].split(" in ")[0]
         if fid:
             f["status"], f["finding"] = "known", fid

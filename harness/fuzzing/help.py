@@ -96,7 +96,7 @@ DESCRIPTION
             de-duplicated by its signature (class @ entry, and the top frame
             in subject code when there is a stack), with its count, its
             smallest input and the command that replays it; each is "known"
-            when harness/report/known_findings.json documents it for the
+            when harness/findings/known_findings.json documents it for the
             subject's own tree (its identity: kind + a digest of its LZ4
             files) and "NEW" otherwise. UBSan reports in subject code (which
             continue) are listed too. --target all runs every target of
@@ -173,7 +173,7 @@ OPTIONS
                      the same for --subject-b
     --adapter FILE.c, --sources A.c,B.c
                      the adapter (and the .c files of DIR to compile) of
-                     every project:DIR SPEC given (README "Project APIs"); or
+                     every project:DIR SPEC given (docs/subjects.md, "Project APIs"); or
                      name them in the SPEC, project:DIR,adapter=FILE.c
     --engine E       libfuzzer (default), afl or replay
     --bits 32|64     word size (default 64; system has no 32-bit build)
@@ -192,7 +192,7 @@ OPTIONS
                      subject (one process; see run)
     --known-findings FILE
                      the documented findings (default
-                     harness/report/known_findings.json)
+                     harness/findings/known_findings.json)
     --ignore ID      a finding to count, not report: CLASS or CLASS@ENTRY, e.g.
                      stale_output@decompress_safe_partial (sets
                      LZ4GATE_FUZZ_IGNORE; the run prints how many times it
@@ -237,4 +237,6 @@ EXAMPLES
     python3 -m harness fuzz corpus-min --target all --engine libfuzzer --dry-run
     python3 -m harness fuzz triage build/fuzz/decode_differential/kernel/run-libfuzzer/crashes/crash-1f2e \\
         --target decode_differential --subject kernel --id KLZ4-PARTIAL-NEWBUG
+
+Manual: docs/fuzzing.md
 """

@@ -13,6 +13,7 @@ import time
 
 from harness import atomic
 from harness.errors import EXIT_FAIL, EXIT_OK, BadInput
+from harness.evidence.failure import fail_class_of
 from harness.fuzzing.build import OUT, build, describe, subject_config
 from harness.fuzzing.campaign import say, stop_group
 from harness.fuzzing.environment import documented_ids, generation_of, target_env
@@ -99,6 +100,9 @@ def case_skeleton(args, case_id, failure, data, crash, config, note, env_ignore)
         "generations": [gen],
         "entry": failure["entry"] or "fuzz:" + args.target,
         "class": failure["cls"],
+        # the failure's class from the one table (the oracle's, or the
+        # sanitizer report's type): what the case's failure means
+        "fail_class": fail_class_of(failure["signature"]),
         "bits": "32" if str(args.bits) == "32" else "64",
         "trigger": failure["message"],
         "fix": "TODO: what the fix checks; what a correct implementation must do",
@@ -122,7 +126,7 @@ def case_skeleton(args, case_id, failure, data, crash, config, note, env_ignore)
                  % (os.path.basename(crash), subject_text, config, note, args.target),
     }
 
-def triage(args):
+def triage(args, known=None):
     if len(args.paths) != 1:
         raise BadInput("triage needs exactly one CRASH_FILE (got %d)" % len(args.paths))
     crash = args.paths[0]
@@ -139,7 +143,8 @@ def triage(args):
     args.engine = "replay"
     replay_binary = build(args)
     config = subject_config(args)
-    env_ignore = list(args.ignore) + (documented_ids(args) if args.known else [])
+    env_ignore = list(args.ignore) + (documented_ids(args, known) if args.known and known
+                                      else [])
     args.ignore = env_ignore        # the replays below count these, as the case will
     got = replay_one(args, replay_binary, crash)
     if got is None:

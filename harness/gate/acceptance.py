@@ -28,7 +28,7 @@ import sys
 
 from harness import atomic
 from harness.errors import EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, BadInput
-from harness.gate.policy import CATEGORIES
+from harness.findings.policy import CATEGORIES
 from harness.paths import BUILD, TOP
 
 DATA = os.path.join(TOP, "regress", "results", "acceptance.json")
@@ -205,7 +205,8 @@ def check(rows):
 
 def parse(argv):
     ap = argparse.ArgumentParser(prog="python3 -m harness acceptance", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="Manual: docs/acceptance.md")
     ap.add_argument("--trees", default=os.path.join(BUILD, "acceptance"), metavar="DIR")
     ap.add_argument("--repos", default=None, metavar="DIR",
                     help="clones of the rows' projects (OWNER+NAME/repo, OWNER+NAME or NAME "

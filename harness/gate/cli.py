@@ -6,8 +6,10 @@ import time
 
 from harness import atomic
 from harness.errors import EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, BadInput
-from harness.gate import options, verdict
-from harness.gate.stages import Gate, Stage, StageError, progress
+from harness.findings import classify
+from harness.findings.catalogue import Catalogue, release_tags, tree_of
+from harness.gate import options
+from harness.gate.stages import Gate, Stage, progress
 from harness.report import gate_report
 
 
@@ -32,37 +34,39 @@ def run_stages(gate):
             run()
 
 
-def lineage(gate):
-    """What the verdict needs of the catalogue and the base's tree."""
-    from harness.gate import fixes
-    from harness.report.regressions.releases_table import load_ranges
-    from harness.runners.kernels.tree import generation
+def catalogue(gate):
+    """What the verdict needs of the fix catalogue and the base's tree."""
+    from harness.findings.ranges import load_ranges
     from harness.subjects.spec import Subject
     from harness.subjects.stage import stage
+    from harness.subjects.versions import generation, kernel_version
     s = Subject(gate.opts.base)
     version = gate.base_info().get("version")
     gen = None
     if s.kind == "kernel":
-        from harness.subjects.versions import kernel_version
         version = version or kernel_version(s.path)
         gen = generation(stage(s))
-    return verdict.Lineage(gate.cases, fixes.tree_of(s.kind, version, gen), load_ranges(),
-                           fixes.release_tags())
+    return Catalogue(gate.cases, tree_of(s.kind, version, gen), load_ranges(), release_tags())
 
 
 def decide(gate):
-    """The verdict: {categories, failed} (harness/gate/verdict.py, policy.py)."""
-    cats = verdict.compare(gate.records, lineage(gate))
-    for c, items in verdict.fuzz_items(gate.fuzz_findings).items():
-        cats[c] += items
-    gate.waivers = apply_waivers(gate, cats)
-    return {"categories": cats, "failed": verdict.failed(cats, gate.opts.strict)}
+    """The verdict (harness/findings/classify.py): every record of both
+    sides and every fuzz finding's replays, classified once; then the
+    user's waivers (a waived item moves, and its root cause is placed
+    again)."""
+    decision = classify.classify(gate.records + gate.fuzz_records, catalogue(gate), gate.docs)
+    gate.waivers = apply_waivers(gate, decision["categories"])
+    if gate.waivers:
+        decision = classify.decide([i for items in decision["categories"].values()
+                                    for i in items])
+    decision["failed"] = decision.failed(gate.opts.strict)
+    return decision
 
 
 def check_waivers(gate):
     from harness.gate import waivers
     from harness.report import gate_report
-    path = waivers.find(gate_report.roots_of(gate.opts)[0][1][2], gate.opts.waivers)
+    path = waivers.find(gate_report.repository_root(gate.opts), gate.opts.waivers)
     if path:
         waivers.load(path)
 
@@ -73,8 +77,7 @@ def apply_waivers(gate, cats):
     from harness.gate import waivers
     from harness.report import gate_report
     o = gate.opts
-    roots = gate_report.roots_of(o)
-    path = waivers.find(roots[0][1][2], o.waivers)
+    path = waivers.find(gate_report.repository_root(o), o.waivers)
     if not path:
         return []
     signature_of, location_of = gate_report.locator(o)
@@ -87,8 +90,11 @@ def write_reports(gate, decision):
     out = gate.opts.out
     os.makedirs(out, exist_ok=True)
     with atomic.lock("gate-" + os.path.abspath(out)):
-        atomic.write_file(os.path.join(out, "records.jsonl"),
-                          "".join(json.dumps(r, sort_keys=True) + "\n" for r in gate.records))
+        # every record the verdict read: the runners' and each fuzz
+        # finding's with its replays (harness/gate/confirm.py)
+        atomic.write_file(os.path.join(out, "records.jsonl"), "".join(
+            json.dumps({k: v for k, v in r.items() if k != "fuzz"}, sort_keys=True) + "\n"
+            for r in gate.records + gate.fuzz_records))
         files = gate_report.write_all(gate, decision, out)
         atomic.write_file(os.path.join(out, "fuzz.log"), "\n\n".join(gate.fuzz_log))
     return files

@@ -1,55 +1,26 @@
-"""Confirming a fuzz finding before it can fail the gate, and placing it.
+"""The evidence behind a fuzz finding: its input replayed on every side,
+each replay one record (harness/evidence/records.py, stage "fuzz"). The
+classifier (harness/findings/classify.py, fuzz_units.py) judges them;
+nothing is decided here.
 
-Every finding a campaign (or the seed replay) reports on the candidate is
-replayed REPLAYS times on the candidate, on the base and on ref, each with
-the target's replay build (ASan + UBSan):
-
-  - the candidate must fail every replay with the same CLASS@ENTRY, else the
-    finding is listed as not reproducible;
-  - ref must pass (ref failing the input is a defect of lz4gate's oracle,
-    never the candidate's);
-  - the base: no such entry point (from the base's own contract records),
-    fails too (known), or passes (the candidate's alone).
-
-A finding of the pair target (base_vs_candidate) carries the side at fault
-(the target records it: fuzz/oracle.h fz_finding_by; a sanitizer crash is
-placed by the tree of its top subject frame): the base's fault is the base's
-own bug (INFO), never the candidate's.
+For each finding a campaign (or the seed replay) reports on the
+candidate: one "finding" record (what the campaign saw), then REPLAYS
+replays on the candidate, one on ref, and REPLAYS on the base, each with the
+target's replay build (ASan + UBSan). The base is not replayed where its
+own runner records say it has no such entry point. A finding of the pair
+target (base_vs_candidate) runs both sides in each replay; the record
+carries the side ref puts the fault on (the target records it:
+fuzz/oracle.h fz_finding_by; a sanitizer crash is placed by the tree of
+its top subject frame).
 """
+from harness.evidence import records as evidence_records
+from harness.evidence.failure import fail_class_of, fault_of_frames
 from harness.fuzzing import campaign
 from harness.fuzzing.build import build as build_target
 from harness.fuzzing.replay import replay_one
 from harness.fuzzing.targets import PAIR_TARGET
-from harness.gate import policy
-from harness.report.failure import fault_of_frames
-from harness.report.groups import entry_of_check
 
 REPLAYS = 3
-
-
-def kind_key(sig):
-    """CLASS@ENTRY of a signature (without the top frame)."""
-    return (sig or "").split(" in ")[0]
-
-
-def entry_present(records, role, entry):
-    """Has the side this API entry? True/False from its contract records (a
-    check of that entry that is not n/a), None when no contract covers it."""
-    seen = [r for r in records if r["role"] == role and r["stage"] == "contracts"
-            and entry_of_check(r["check"]) == entry]
-    if not seen:
-        return None
-    return any(r["status"] != "n/a" for r in seen)
-
-
-def replays(args, path, times=REPLAYS):
-    """[failure dict or None] of `times` replays of one input."""
-    binary = build_target(args)
-    return [replay_one(args, binary, path) for _ in range(times)]
-
-
-def _sig(fail):
-    return fail.get("signature") or fail.get("kind") if fail else None
 
 
 def _kw(gate, role):
@@ -69,85 +40,81 @@ def _on(a, subject, patch, subject_b=None, patch_b=None, kw=None, kw_b=None):
     return b
 
 
-def confirm(gate, a, f):
-    """Set f["category"], f["why"], f["replays"] (and f["base"]) for one
-    finding of target args `a` on the candidate."""
+def _replay_record(f, role, args, identity, n, fail):
+    """One replay as a record: pass, or the failure replay_one() saw. The
+    replay keeps going past the oracle's findings, as the campaign did: when
+    the finding's own CLASS@ENTRY is among them, that is the replay's
+    failure (the same input may fail an earlier call another way)."""
+    rec = {"stage": "fuzz", "source": "replay", "check": f["signature"], "target": f["target"],
+           "role": role, "replay": n, "config": "asan32" if str(args.bits) == "32" else "asan64",
+           "identity": identity, "verdict": "pass", "evidence": "", "entry": f.get("entry")}
+    if fail:
+        own = f["signature"].split(" in ")[0]
+        sig = own if own in fail.get("recorded", ()) else fail["signature"]
+        rec.update(verdict="FAIL" if fail.get("oracle") else "CRASH",
+                   fail_class=fail_class_of(sig), entry=entry_of(sig) or fail.get("entry"),
+                   evidence=fail.get("message", ""),
+                   report=fail.get("report", ""), replay_signature=sig)
+    return evidence_records.normalize(rec)
+
+
+def entry_of(sig):
+    """The API entry of a signature CLASS@ENTRY[ in FUNC], None for "-"."""
+    entry = sig.partition("@")[2].split(" in ")[0]
+    return None if entry in ("", "-") else entry
+
+
+def replays(args, f, role, identity, times=REPLAYS):
+    binary = build_target(args)
+    return [_replay_record(f, role, args, identity, n,
+                           replay_one(args, binary, f["input"], keep_going=True))
+            for n in range(times)]
+
+
+def finding_record(gate, a, f, config):
+    """What the campaign saw, as the candidate's record of the finding."""
+    rec = {"stage": "fuzz", "source": "finding", "check": f["signature"], "target": a.target,
+           "role": "candidate", "config": config, "identity": gate.identity("candidate"),
+           "base_identity": gate.identity("base"),
+           "verdict": "FAIL" if f.get("source") == "oracle" else "CRASH",
+           "fail_class": fail_class_of(f["signature"]), "entry": f.get("entry"),
+           "evidence": f.get("message", ""), "report": f.get("report") or "",
+           "input": f.get("input"), "fuzz": f, "bits": 32 if str(a.bits) == "32" else 64}
+    if a.target == PAIR_TARGET:
+        roots = gate.stage_roots()
+        rec["fault"] = f.get("fault") or fault_of_frames(
+            f.get("frames") or [], roots.get("base"), roots.get("candidate"))
+    rec = evidence_records.normalize(rec)
+    rec["fail_class"] = fail_class_of(f["signature"])      # the campaign's own class
+    return rec
+
+
+def evidence(gate, a, f, config):
+    """The records of one finding of target args `a` on the candidate."""
     o = gate.opts
-    kind = policy.kind_of_fuzz(f)
-    f["failure_kind"] = kind
-    if f["status"] == "known" and a.target != PAIR_TARGET and f.get("finding"):
-        f.update(category="known", why="documented for the candidate's tree (%s)" % f["finding"])
-        return f
-    if kind_key(f["signature"]).startswith("not_triaged"):
-        # Crash files the triage could not read (crash_triage.py): never
-        # silent, never a verdict on the candidate.
-        f.update(category="unconfirmed", why="crash files that could not be looked at: %s"
-                 % f.get("message", ""))
-        return f
-    path = f["input"]
+    f.update(target=a.target, config=config)
+    out = [finding_record(gate, a, f, config)]
+    if out[0]["fail_class"] == "not_triaged" or not f.get("input"):
+        return out
+    cand_id = gate.identity("candidate")
     if a.target == PAIR_TARGET:
-        cand = replays(_on(a, o.base, [], o.candidate, o.patch, _kw(gate, "base"),
-                           _kw(gate, "candidate")), path)
-    else:
-        cand = replays(_on(a, o.candidate, o.patch, kw=_kw(gate, "candidate")), path)
-    same = sum(1 for r in cand if r and kind_key(_sig(r)) == kind_key(f["signature"]))
-    f["replays"] = {"candidate": "%d of %d" % (same, len(cand))}
-    if same < len(cand):
-        f.update(category="unconfirmed",
-                 why="failed %d of %d replays with %s (replays: %s)" % (
-                     same, len(cand), kind_key(f["signature"]),
-                     ", ".join(kind_key(_sig(r)) if r else "pass" for r in cand)))
-        return f
-    if a.target == PAIR_TARGET:
-        return _place_pair(gate, f, kind)
-    ref = replays(_on(a, "ref", []), path, 1)[0]
-    f["replays"]["ref"] = "pass" if ref is None else kind_key(_sig(ref))
-    if ref is not None:
-        f.update(category="unconfirmed", why="ref fails this input too (%s): a defect of "
-                 "lz4gate's oracle, not of the candidate" % kind_key(_sig(ref)))
-        return f
-    has = entry_present(gate.records, "base", f.get("entry"))
-    if has is False:
-        f.update(category=policy.category_of_new(kind), base="n/a",
-                 why="the base has no such entry point (%s); %s, confirmed by %d replays"
-                 % (f.get("entry"), kind, len(cand)))
-        return f
-    base = replays(_on(a, o.base, [], kw=_kw(gate, "base")), path)
-    failing = [r for r in base if r is not None]
-    f["replays"]["base"] = "%d of %d fail" % (len(failing), len(base))
-    if failing:
-        b_sig = _sig(failing[0])
-        f["base"] = b_sig
-        if kind == policy.MEMORY and policy.kind_of_class(kind_key(b_sig)) != policy.MEMORY:
-            f.update(category="regression", why="a memory-safety error in the candidate; the "
-                     "base fails this input without one (%s)" % kind_key(b_sig))
-        else:
-            f.update(category="known", why="fails on both: base %s, candidate %s" % (
-                kind_key(b_sig), kind_key(f["signature"])))
-        return f
-    f["base"] = "pass" if has else "pass (entry point not covered by contracts)"
-    f.update(category=policy.category_of_new(kind),
-             why="the base passes this input (%d replays); %s, confirmed by %d replays"
-             % (len(base), kind, len(cand)))
-    return f
+        return out + replays(_on(a, o.base, [], o.candidate, o.patch, _kw(gate, "base"),
+                                 _kw(gate, "candidate")), f, "candidate", cand_id)
+    out += replays(_on(a, o.candidate, o.patch, kw=_kw(gate, "candidate")), f, "candidate",
+                   cand_id)
+    if any(r["verdict"] == "pass" for r in out[1:]):
+        return out          # not reproducible: nothing else to learn
+    out += replays(_on(a, "ref", []), f, "ref", "ref", 1)
+    if any(r["verdict"] != "pass" for r in out[-1:]):
+        return out
+    if _base_lacks(gate.records, f.get("entry")):
+        return out
+    return out + replays(_on(a, o.base, [], kw=_kw(gate, "base")), f, "base",
+                         gate.identity("base"))
 
 
-def _place_pair(gate, f, kind):
-    """A confirmed base_vs_candidate finding: the side at fault decides."""
-    roots = gate.stage_roots()
-    fault = f.get("fault") or fault_of_frames(f.get("frames") or [], roots.get("base"),
-                                              roots.get("candidate"))
-    if fault == "base":
-        fid = gate.docs.fuzz(gate.identity("base"), f["signature"])
-        f.update(category="known", finding=fid, base=f["signature"],
-                 why="the base's own bug (ref finds the fault on the base's side)%s"
-                 % (": documented for the base's tree (%s)" % fid if fid else ""))
-        return f
-    if f["status"] == "known" and f.get("finding") and fault != "base":
-        f.update(category="known", why="documented for the candidate's tree (%s)" % f["finding"])
-        return f
-    f.update(category=policy.category_of_new(kind),
-             why="the candidate's fault%s: %s, confirmed by %d replays" % (
-                 "" if fault == "candidate" else " (no side recorded: the candidate's by "
-                 "default)", kind, REPLAYS))
-    return f
+def _base_lacks(records, entry):
+    """Do the base's own runner records say it has no such entry point?"""
+    seen = [r for r in records if r.get("role") == "base" and r.get("stage") != "fuzz"
+            and r.get("entry") == entry]
+    return bool(seen) and all(r["verdict"] == "n/a" for r in seen)

@@ -9,7 +9,8 @@ import os
 
 from harness.errors import BadInput
 from harness.kunit import kernel
-from harness.report import records as record_status
+from harness.evidence import records as evidence_records
+from harness.findings import documented
 from harness.subjects.spec import Subject
 from harness.toolchain import sha
 
@@ -52,11 +53,14 @@ def case_records(rows, cases, role, identity, docs):
         rec = {"case": case["id"], "check": case["id"], "stage": "kunit", "config": CONFIG,
                "role": role, "spec": None, "identity": identity, "verdict": verdict,
                "evidence": evidence, "test": first["tcId"] if first else None,
-               "class": case.get("class", "")}
-        rec["status"] = record_status.status_of(verdict)
-        if rec["status"] == "FAIL" and docs.case(case, identity, CONFIG):
-            rec["status"], rec["finding"] = "known finding", case["id"]
-        out.append(rec)
+               "entry": case.get("entry"), "class": case.get("class", "")}
+        # A KTAP row says pass or not ok: a failing row is the case's own
+        # bug (its fail_class); a row that ended the boot is a crash.
+        if verdict == "FAIL":
+            rec["fail_class"] = case["fail_class"]
+        elif verdict == "CRASH":
+            rec["fail_class"] = "crash"
+        out.append(documented.mark(evidence_records.normalize(rec), docs, case))
     return out
 
 

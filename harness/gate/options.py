@@ -33,19 +33,24 @@ does not build, gcovr failing...) stops the gate with one line naming the
 stage and the cause. Only stages skipped on purpose (--fuzz-time 0,
 --no-coverage) are skipped, and the report says so at the top.
 
-The gate fails when, in some configuration, the candidate
-  - fails a regression case the base passes (a LOST FIX: what the gate is for),
-  - fails a contract check or vector the base passes, or fails differently,
-  - fails one the base does not have (a candidate-only entry point) unless it
-    is a documented finding of the candidate's own tree
-    (harness/report/known_findings.json: tree identity + configuration +
-    signature),
-  - shows a fuzz finding the base does not show (each candidate finding's
-    reproducer is replayed on the base).
-A failure of both, in the same configuration and of the same kind, is a
-known finding: reported, fatal only with --strict. Cases the candidate
-passes and the base fails are reported as fixed. A base's documented
-findings never hide a candidate's failure: documentation is per tree.
+The verdict is decided once, by one classifier (harness/findings/classify.py)
+over every record of both sides and every replay of each fuzz finding, with
+one policy table (harness/findings/policy.py, printed in every report):
+  - FAIL: a lost fix (a regression case the base passes, the candidate
+    fails); a regression: a bug the candidate brings that the base does not
+    have, of a failing kind (memory safety, data corruption, a false reject)
+    or a catalogued bug the base predates;
+  - WARN (FAIL under --strict): a behaviour change (the format's latitude,
+    a return convention, undefined behaviour without a memory error,
+    resources, a check lz4gate could not complete);
+  - INFO: not reproducible, waived, known (one root cause on both sides:
+    the same check or input failing on both, or a failure at the same place
+    in the subject's code however it was reached; a documented finding of
+    the candidate's tree in an entry point the base lacks; the base's own
+    bug), newly fixed.
+A failure's kind is its class's (harness/runners/common/fail_class.h), never
+read from a message. A base's documented findings never hide a candidate's
+failure, nor do the candidate's hide one the base does not have.
 
 Copies kept in pieces: --include DIR (headers the copy includes and does not
 hold; a relative DIR is taken from each side's tree) and --define
@@ -93,7 +98,8 @@ class OneLineParser(argparse.ArgumentParser):
 
 def parser():
     ap = OneLineParser(prog="ci/gate.py", description=DESCRIPTION,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog="Manual: docs/gate.md")
     ap.add_argument("--base", default="kernel", metavar="SPEC",
                     help="the vendored copy today (default: kernel, Linux 6.1)")
     ap.add_argument("--candidate", default="upstream", metavar="SPEC",
@@ -137,6 +143,13 @@ def parser():
     ap.add_argument("--skip", action="append", default=[], metavar="STAGE", choices=SKIPPABLE,
                     help="skip a stage on purpose (repeatable: %s); the report says so at "
                          "the top" % ", ".join(SKIPPABLE))
+    ap.add_argument("--base-name", default=None, metavar="TEXT",
+                    help="what the report calls the base (default: the tree as given, or "
+                         "what a default subject is: \"Linux 6.1.192 (Debian "
+                         "linux-source-6.1)\"; harness pr gives project, folder, "
+                         "version and commit)")
+    ap.add_argument("--candidate-name", default=None, metavar="TEXT",
+                    help="what the report calls the candidate (as --base-name)")
     ap.add_argument("--source-root", default=None, metavar="DIR",
                     help="the root of the candidate's repository, which the report's paths "
                          "(\"Where:\", SARIF) are relative to (default: the git top level "
@@ -149,7 +162,7 @@ def parser():
                     help="link each case to URL#id (REGRESSIONS.md as published); default: "
                          "no links, each item carries its own summary")
     ap.add_argument("--known-findings", metavar="FILE",
-                    help="documented findings (default harness/report/known_findings.json)")
+                    help="documented findings (default harness/findings/known_findings.json)")
     return ap
 
 

@@ -7,13 +7,12 @@ checkout itself (or --head REF, written there too).
 """
 import argparse
 import os
-import shutil
+import shlex
 import sys
 
-from harness import atomic
 from harness.errors import EXIT_BAD_INPUT, EXIT_OK, BadInput
-from harness.paths import BUILD
-from harness.runners.releases import git as releases_git
+from harness.gate.export import (add_files, export, export_commit, export_dir, git,
+                                 outside_files, project_name)
 from harness.subjects.find.copies import kind_label, scan
 
 HELP = """\
@@ -35,12 +34,14 @@ DESCRIPTION
     project with several copies is gated on the one that changed. The
     gate (python3 -m harness gate --help) then runs on the pair, with
     --source-root REPO, so the report's paths and the waivers file
-    (.lz4gate.toml) are the repository's own.
+    (.lz4gate.toml) are the repository's own, and the report names each
+    side as the project has it: "borg, src/borg/algorithms/lz4, lz4 1.8.3
+    at af449cd" (--base-name, --candidate-name).
 
     A copy lz4gate cannot name by itself needs the gate's options, passed
     through: a decoder-only copy with its header elsewhere --include DIR
     (relative to the copy's folder: ../include), a copy behind the
-    project's own API --adapter FILE.c (README: Project APIs).
+    project's own API --adapter FILE.c (docs/subjects.md: Project APIs).
 
 OPTIONS
     --base-ref REF   the branch the change goes into (default: in GitHub
@@ -48,7 +49,12 @@ OPTIONS
                      $CI_MERGE_REQUEST_DIFF_BASE_SHA; elsewhere required)
     --head REF       gate this commit instead of the working tree
     --dry-run        say which copies (stderr) and print the gate's options
-                     (stdout; nothing when no copy changed), run nothing
+                     (stdout, quoted for a shell; nothing when no copy
+                     changed), run nothing
+    --export REV     write REV's LZ4 part under build/pr/ (as the base is)
+                     and print its path: a report's command on a side that
+                     is a commit runs on "$(python3 -m harness pr REPO
+                     --export REV)"/FOLDER
     anything else    a gate option (--fuzz-time, --configs, --strict, --out,
                      --adapter, --include, ...); not --base, --candidate
 
@@ -61,6 +67,8 @@ EXIT STATUS
 EXAMPLES
     python3 -m harness pr ~/src/c-blosc --base-ref origin/main --dry-run
     make gate-pr REPO=~/src/c-blosc BASE_REF=origin/main FUZZ_TIME=300
+
+Manual: docs/gate.md
 """
 
 KERNEL_MEMBERS = ("lib/lz4/", "include/linux/lz4.h", "lib/decompress_unlz4.c",
@@ -72,11 +80,6 @@ class _Parser(argparse.ArgumentParser):
         raise BadInput("%s; see python3 -m harness pr --help" % message)
 
 
-def git(repo, *args, data=None):
-    """stdout of git -C repo ARGS, as bytes (the releases runner's git)."""
-    return releases_git.git(repo, *args, data=data, binary=True)
-
-
 def default_base_ref(env):
     """The CI's target branch, where a CI says it."""
     if env.get("CI_MERGE_REQUEST_DIFF_BASE_SHA"):
@@ -84,79 +87,6 @@ def default_base_ref(env):
     if env.get("GITHUB_BASE_REF"):
         return "origin/" + env["GITHUB_BASE_REF"]
     return None
-
-
-def exported_names(names):
-    """What of a commit's files the gate can need: every file of a folder
-    that holds a file named for lz4 (a copy, its header, a kernel's lib/ and
-    include/linux/decompress/), and the top-level files (a kernel's
-    Makefile gives its version). A whole kernel tree is not written."""
-    dirs = {os.path.dirname(n) for n in names if "lz4" in n.lower()}
-    return [n for n in names if "/" not in n or os.path.dirname(n) in dirs]
-
-
-def _blobs(repo, commit, *paths, recursive=True):
-    """(path, blob id) of commit's files (those paths name; all when none),
-    symbolic links and submodules left out."""
-    out = []
-    for line in git(repo, "ls-tree", *(["-r"] if recursive else []), "-z", "--full-tree",
-                    commit, "--", *paths).split(b"\0"):
-        if line:
-            meta, name = line.split(b"\t", 1)
-            mode, kind, sha = meta.split()
-            if kind == b"blob" and mode != b"120000":
-                out.append((name.decode("utf-8", "surrogateescape"), sha))
-    return out
-
-
-def export(repo, commit, dest):
-    """The LZ4 part of commit (exported_names) written under dest, once
-    (under a lock, into a scratch directory published when complete: two
-    commands may export one commit)."""
-    with atomic.lock("pr-export-" + dest):
-        if os.path.isfile(os.path.join(dest, ".lz4gate-export")):
-            return dest
-        entries = _blobs(repo, commit)
-        keep = set(exported_names([n for n, _ in entries]))
-        tmp = atomic.scratch_dir(dest)
-        try:
-            _write_blobs(repo, [(n, sha) for n, sha in entries if n in keep], tmp)
-            open(os.path.join(tmp, ".lz4gate-export"), "w").close()
-            atomic.publish_dir(tmp, dest)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-    return dest
-
-
-def _write_blobs(repo, entries, root):
-    """(path, blob id) -> root/path, one git cat-file for all."""
-    out = git(repo, "cat-file", "--batch", data=b"".join(s + b"\n" for _, s in entries))
-    pos = 0
-    for name, _ in entries:
-        end = out.index(b"\n", pos)
-        size = int(out[pos:end].split()[2])
-        path = os.path.join(root, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(out[end + 1:end + 1 + size])
-        pos = end + 1 + size + 1
-
-
-def outside_files(copy):
-    """The folders (repository paths, ending in /) of the files a copy's
-    sources include from outside its folder (7-Zip-zstd's lz4frame.c:
-    "../zstd/xxhash.h", which includes its neighbours in turn)."""
-    return sorted({os.path.dirname(os.path.normpath(os.path.join(
-        copy["library"], o.split(": ", 1)[1]))) + "/" for o in copy.get("outside", [])})
-
-
-def add_files(repo, commit, dest, names):
-    """names (files or folders/), as commit has them, written into the
-    export dest too."""
-    names = [n for n in names if not n.startswith("..")]
-    if names:
-        with atomic.lock("pr-export-" + dest):
-            _write_blobs(repo, _blobs(repo, commit, *names, recursive=False), dest)
 
 
 def members(copy):
@@ -226,6 +156,19 @@ def changed_paths(repo, base, head):
     return sorted({p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p})
 
 
+def side_name(top, copy, commit, worktree=False):
+    """What the report calls a side: "borg, src/borg/algorithms/lz4, lz4
+    1.8.3 at af449cd" (the project, the copy's folder, its version, the
+    commit; the working tree's uncommitted changes said)."""
+    what = "Linux %s" % copy["version"] if copy["kind"] == "kernel" else \
+        "lz4 %s" % copy["version"] if copy["kind"] == "upstream" else \
+        "lz4 %s, %s" % (copy["version"], kind_label(copy))
+    dirty = worktree and git(top, "status", "--porcelain", "--", copy["path"]).strip()
+    return "%s, %s, %s at %s%s" % (project_name(top), "the top" if copy["path"] == "." else
+                                   copy["path"], what, commit[:7],
+                                   " with uncommitted changes" if dirty else "")
+
+
 def adapter_sides(gate_args):
     """(base, candidate): whether the gate options give that side an adapter."""
     given = {a.split("=", 1)[0] for a in gate_args}
@@ -253,12 +196,8 @@ def plan(repo, base_ref, head=None, adapters=(False, False)):
         raise BadInput("the base ref %s is not a commit of %s with a merge base with %s (in "
                        "CI: check out the whole history and fetch the target branch)"
                        % (base_ref, top, head or "HEAD")) from None
-    name = os.path.basename(top[:-4] if top.endswith(".git") else top)
-    if bare and name == "repo":                 # a mirror's OWNER+NAME/repo
-        name = os.path.basename(os.path.dirname(top))
-    base_tree = export(top, base, os.path.join(BUILD, "pr", "%s-%s" % (name, base[:12])))
-    head_tree = export(top, head_commit, os.path.join(BUILD, "pr", "%s-%s" % (
-        name, head_commit[:12]))) if head else top
+    base_tree = export(top, base, export_dir(top, base))
+    head_tree = export(top, head_commit, export_dir(top, head_commit)) if head else top
     say = ["base: %s, the merge base of %s and %s" % (base[:12], base_ref, head or "HEAD"),
            "head: %s" % ("%s (%s)" % (head, head_commit[:12]) if head
                          else "the working tree of %s" % top)]
@@ -277,7 +216,9 @@ def plan(repo, base_ref, head=None, adapters=(False, False)):
             base_copy["path"], base_copy["version"]), n))
     argv = ["--base", spec_of(base_tree, base_copy, adapters[0]),
             "--candidate", spec_of(head_tree, head_copy, adapters[1]),
-            "--source-root", head_tree]
+            "--source-root", head_tree,
+            "--base-name", side_name(top, base_copy, base),
+            "--candidate-name", side_name(top, head_copy, head_commit, worktree=not head)]
     # Headers a copy includes by a path out of its folder: written into the
     # exports, and each side's folder searched, so "../zstd/xxhash.h" is found
     # where the project keeps it.
@@ -293,6 +234,17 @@ def plan(repo, base_ref, head=None, adapters=(False, False)):
     return argv, say
 
 
+def exported(repo, rev):
+    """--export REV: REV's LZ4 part written under build/pr/ (as the gate
+    gets a base), its path printed: a report's command on a side that is a
+    commit (harness/subjects/origin.py) runs on it."""
+    if not os.path.isdir(repo):
+        raise BadInput("%s is not a directory; pass a git checkout of the project" % repo)
+    top = os.path.abspath(repo)
+    commit = git(top, "rev-parse", "--verify", rev + "^{commit}").decode().strip()
+    return export_commit(top, commit)
+
+
 def main(argv):
     if not argv or argv[0] == "help" or "-h" in argv or "--help" in argv:
         print(HELP)
@@ -302,8 +254,12 @@ def main(argv):
     ap.add_argument("--base-ref", default=None)
     ap.add_argument("--head", default=None)
     ap.add_argument("--dry-run", action="store_true")
+    ap.add_argument("--export", default=None, metavar="REV")
     try:
         args, gate_args = ap.parse_known_args(argv)
+        if args.export:
+            print(exported(args.repo, args.export))
+            return EXIT_OK
         for opt in ("--base", "--candidate", "--source-root"):
             if any(a == opt or a.startswith(opt + "=") for a in gate_args):
                 raise BadInput("%s is chosen by pr itself; use `gate` to name both sides" % opt)
@@ -320,9 +276,10 @@ def main(argv):
     if sides is None:
         return EXIT_OK
     cmd = sides + gate_args
+    line = " ".join(shlex.quote(a) for a in cmd)
     if args.dry_run:        # the gate's options on stdout: a CI script's test
-        print(" ".join(cmd))
+        print(line)
         return EXIT_OK
-    print("lz4gate pr: gate %s" % " ".join(cmd), file=sys.stderr)
+    print("lz4gate pr: gate %s" % line, file=sys.stderr)
     from harness.gate import cli
     return cli.main(cmd)

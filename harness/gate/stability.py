@@ -19,7 +19,8 @@ import sys
 import time
 
 from harness.errors import EXIT_BAD_INPUT, EXIT_FAIL, EXIT_OK, BadInput
-from harness.gate import options, policy
+from harness.findings import policy
+from harness.gate import options
 from harness.gate.cli import decide, run_stages, write_reports
 from harness.gate.stages import Gate, Stage, StageError, progress
 from harness.paths import BUILD
@@ -33,7 +34,8 @@ every run: --base, --candidate, --patch, --fuzz-time, --fuzz-targets,
 
 def parse(argv):
     ap = argparse.ArgumentParser(prog="python3 -m harness gate-stability", description=HELP,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="Manual: docs/gate-stability.md")
     ap.add_argument("--runs", type=int, default=10, metavar="N", help="gate runs (default 10)")
     ap.add_argument("--first-seed", type=int, default=1, metavar="S",
                     help="run K uses --fuzz-seed S+K-1 (default 1)")
@@ -76,6 +78,7 @@ def one_run(shared, opts, k, seed, full):
         gate.opts = o
         gate.records = list(shared.gate.records)
         gate.fuzz_findings = list(shared.replay_findings)
+        gate.fuzz_records = list(shared.replay_records)
         gate.timings, gate.seeds, gate.fuzz_log = list(shared.gate.timings), [], []
         gate.crash_triage = []
         gate.skipped = list(shared.gate.skipped)
@@ -148,6 +151,7 @@ def main(argv):
             run_stages(shared.gate)
             shared.gate.skipped = [s for s in shared.gate.skipped if s[0] != "fuzz"]
             shared.replay_findings = list(shared.gate.fuzz_findings)
+            shared.replay_records = list(shared.gate.fuzz_records)
         for k in range(1, own.runs + 1):
             seed = own.first_seed + k - 1
             t0 = time.time()

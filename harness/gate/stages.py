@@ -14,12 +14,13 @@ from harness.fuzzing.build import build as build_target, not_applicable
 from harness.fuzzing.environment import target_env
 from harness.fuzzing.targets import PAIR_TARGET
 from harness.paths import BUILD, TOP
-from harness.report.known import Documented
+from harness.findings import documented
+from harness.findings.documented import Documented
 from harness.runners.compare.run import compare
 from harness.runners.contracts.run import configs_for, run_contracts
 from harness.runners.regress.cases import load_cases
 from harness.runners.regress.run import run_subject
-from harness.gate.confirm import confirm
+from harness.gate import confirm
 from harness.subjects.build import MissingHeader, build, info, subject_identity
 from harness.subjects.spec import Subject
 from harness.toolchain import sha
@@ -60,10 +61,12 @@ class Gate:
     def __init__(self, options):
         self.opts = options
         self.docs = Documented(options.known_findings)
-        self.cases = load_cases()
+        self.cases = documented.check_cases(load_cases(), self.docs)
         self.timings = []
         self.records = []
         self.fuzz_findings = []
+        self.fuzz_records = []  # each finding's record and its replays (confirm.py)
+        self.replay_count = 0   # replays of fuzz inputs made to confirm them
         self.compare = []
         self.coverage = None
         self.skipped = []       # stages skipped on purpose, with the option that did it
@@ -110,16 +113,15 @@ class Gate:
         for role, spec, patches, kw in self.sides():
             for config in configs_for(spec, self.opts.configs):
                 progress("  contracts %s (%s) [%s]" % (role, spec, config))
-                for r in run_contracts(spec, config, patches, quiet=True, docs=self.docs,
-                                       **kw):
+                for r in run_contracts(spec, config, patches, quiet=True, **kw):
                     r["role"], r["stage"] = role, "contracts"
-                    self.records.append(r)
+                    self.records.append(documented.mark(r, self.docs))
 
     def run_regress(self):
         for role, spec, patches, kw in self.sides():
             progress("  regression cases on %s (%s)" % (role, spec))
-            for r in run_subject(spec, self.cases, self.opts.configs, patches, quiet=True,
-                                 docs=self.docs, **kw):
+            recs = run_subject(spec, self.cases, self.opts.configs, patches, quiet=True, **kw)
+            for r in documented.mark_all(recs, self.docs, self.cases):
                 r["role"], r["stage"] = role, "regress"
                 self.records.append(r)
 
@@ -197,7 +199,6 @@ class Gate:
                 raise BadInput("replay %s: %s" % (t, proc.stdout.strip().splitlines()[-1]))
             found = findings.from_crashes(files, binary, env)
             found = {s: f for s, f in found.items() if f["cls"] != "flaky"}
-            findings.classify(found, self.docs, self.identity("candidate"))
             self.add_fuzz(a, "asan64", found)
 
     def fuzz_seed(self, target):
@@ -234,22 +235,22 @@ class Gate:
             # From the committed seed corpus every time (fresh): a campaign
             # depends on its inputs and its seed only, not on earlier runs.
             a = self.target_args(t, time=per, engine="libfuzzer", seed=seed, fresh=True)
-            _, found = campaign.run(a, self.docs)
+            _, found = campaign.run(a, documented.FuzzKnown(self.docs))
             triage = getattr(found, "triage", None)
             if triage is not None:
                 self.crash_triage.append((t, seed, triage))
             self.add_fuzz(a, "libfuzzer", found)
 
     def add_fuzz(self, a, config, found):
-        """Place every finding of a target once (harness/gate/confirm.py):
-        replayed on the candidate, the base and ref, the side at fault of a
-        pair finding, documentation of the tree at fault. The findings come
-        classified (campaign.run, or run_replay): nothing classifies again."""
+        """The evidence of every finding of a target (harness/gate/confirm.py:
+        replayed on the candidate, ref and the base); the classifier
+        (harness/findings/classify.py) judges it with the rest."""
         for f in sorted(found.values(), key=lambda f: f["signature"]):
-            f.update(target=a.target, config=config, base="n/a")
-            progress("    confirming %s (%s)" % (f["signature"], a.target))
-            confirm(self, a, f)
+            progress("    replaying %s (%s)" % (f["signature"], a.target))
+            recs = confirm.evidence(self, a, f, config)
             self.fuzz_findings.append(f)
+            self.fuzz_records += recs
+            self.replay_count += sum(1 for r in recs if r.get("source") == "replay")
 
     # ---- coverage ---------------------------------------------------------
     def run_coverage(self):
@@ -267,8 +268,8 @@ class Gate:
         for f in os.listdir(subject_dir):      # counts from earlier runs
             if f.endswith(".gcda"):
                 os.remove(os.path.join(subject_dir, f))
-        run_contracts(spec, "gcov", patches, quiet=True, docs=self.docs, **kw)
-        run_subject(spec, self.cases, ["gcov"], patches, quiet=True, docs=self.docs, **kw)
+        run_contracts(spec, "gcov", patches, quiet=True, **kw)
+        run_subject(spec, self.cases, ["gcov"], patches, quiet=True, **kw)
         sinfo = info(subject_dir)
         root = os.path.join(BUILD, "stage", sinfo["id"]) if sinfo.get("files") else TOP
         cov = os.path.join(self.opts.out, "coverage")

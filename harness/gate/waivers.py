@@ -26,7 +26,7 @@ except ImportError:         # Python < 3.11: waivers need 3.11 (Debian 12 has it
     tomllib = None
 
 from harness.errors import BadInput
-from harness.gate import policy
+from harness.findings import policy
 
 FILE_NAME = ".lz4gate.toml"
 KEYS = {"id", "signature", "path", "reason", "expires"}
@@ -101,7 +101,10 @@ def apply(categories, waivers, signature_of, location_of, today=None):
                 w["matched"].append(item["id"])
             if live:
                 w = live[0]
-                item.update(category="waived", waived_from=cat,
+                # its own placement too: the classifier groups the items
+                # again, and a waiver of one id never hides another id of
+                # the same root cause (harness/findings/rootcause.py)
+                item.update(category="waived", relation="waived", waived_from=cat,
                             why="%s; waived (%s, waiver %d): %s" % (
                                 item["why"], os.path.basename(w["file"]), w["n"],
                                 w["reason"]))

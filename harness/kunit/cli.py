@@ -48,17 +48,18 @@ def write(path, text):
 
 def documented(records, cases, src, patches):
     """The failing cases whose finding is documented for this tree (its
-    identity, the userspace runners' rule: harness/report/known.py)."""
-    from harness.report.known import Documented
+    identity, the userspace runners' rule: harness/findings/documented.py)."""
+    from harness.findings import documented as doc
     from harness.subjects.build import subject_identity
-    docs = Documented()
+    docs = doc.Documented()
     identity = subject_identity("kernel:" + src, tuple(patches))
     by_id = {c["id"]: c for c in cases}
     return {r["case"] for r in records if r["status"] == "FAIL" and r["case"] in by_id and
-            docs.case(by_id[r["case"]], identity, r["config"])}
+            doc.finding_of({"stage": "kunit", "verdict": "FAIL", "identity": identity,
+                            "config": r["config"], "check": r["case"]}, docs, by_id[r["case"]])}
 
 
-# KTAP's words -> the userspace runners' statuses (harness/report/records.py).
+# KTAP's words -> the userspace runners' statuses (harness/evidence/records.py).
 STATUS = {"PASS": "pass", "FAIL": "FAIL", "SKIP": "n/a"}
 
 
@@ -118,7 +119,8 @@ def kernel_run(args, src):
 
 def main(argv):
     ap = argparse.ArgumentParser(prog="python3 -m harness kunit", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="Manual: docs/kunit.md")
     ap.add_argument("--generate", metavar="OUT.c")
     ap.add_argument("--kunitconfig", metavar="OUT")
     ap.add_argument("--ktap", metavar="FILE")

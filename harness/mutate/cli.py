@@ -94,7 +94,8 @@ def _list(value):
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(prog="harness mutate", description=USAGE, usage=argparse.SUPPRESS,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="Manual: docs/mutation.md")
     ap.add_argument("--tree", required=True, metavar="DIR",
                     help="an lz4 source tree (its top, or a project holding one copy)")
     ap.add_argument("--files", type=_list, metavar="LIST",

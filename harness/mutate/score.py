@@ -184,7 +184,8 @@ def load():
 
 def main(argv):
     ap = argparse.ArgumentParser(prog="harness mutate-score", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="Manual: docs/mutation.md")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--import", dest="result", metavar="RESULT.json")
     ap.add_argument("--name", metavar="TREE", help="the tree's name for --import (lz4-1.10.0)")

@@ -16,7 +16,7 @@ import os
 import re
 
 from harness.errors import BadInput
-from harness.runners.kernels.tree import GENERATIONS, generation
+from harness.subjects.versions import GENERATIONS, generation
 from harness.subjects.build import build, info
 from harness.subjects.spec import Subject
 from harness.subjects.stage import stage

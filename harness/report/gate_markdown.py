@@ -2,10 +2,11 @@
 (every item of every group) of the gate."""
 import os
 
-from harness.gate import policy, waivers
-from harness.gate.policy import TITLE
+from harness.findings import policy
+from harness.gate import waivers
+from harness.findings.policy import TITLE
 from harness.report import differences
-from harness.report.failure import clip, subject_frames
+from harness.evidence.failure import clip, subject_frames
 from harness.report.groups import SEVERITY, access_of, source_excerpt
 from harness.report.regressions.results import config_key
 
@@ -49,21 +50,21 @@ def header(ctx):
     verdict = "FAIL" if ctx["decision"]["failed"] else "PASS"
     count = {c: (len(ctx["groups"][c]), len(cats[c])) for c in cats}
     warn = count["changed"][1]
+    names = ctx["names"]
     lines = ["# lz4gate: %s" % verdict, "",
-             "**%s** %s: %d lost fixes, %d regressions (%d root causes); %d behaviour "
-             "changes (WARN%s); %d not reproducible; %d known findings; %d newly fixed." % (
-                 "Candidate `%s`" % o.candidate,
-                 "may not replace base `%s`" % o.base if verdict == "FAIL"
-                 else "may replace base `%s`" % o.base,
+             "**Candidate** %s **%s base** %s: %d lost fixes, %d regressions (%d root "
+             "causes); %d behaviour changes (WARN%s); %d not reproducible; %d known findings; "
+             "%d newly fixed." % (
+                 cell(names["candidate"]),
+                 "may not replace" if verdict == "FAIL" else "may replace", cell(names["base"]),
                  count["lost"][1], count["regression"][1],
                  count["lost"][0] + count["regression"][0], warn,
                  ", failing under --strict" if o.strict else ", listed, not failing",
                  count["unconfirmed"][1], count["known"][1], count["fixed"][1]), "",
              "| | |", "|---|---|",
-             "| base | %s (%s)%s |" % (code(o.base), ctx["identities"]["base"],
-                                       side_options(o, "base")),
-             "| candidate | %s (%s)%s%s |" % (
-                 code(o.candidate), ctx["identities"]["candidate"],
+             "| base | %s%s |" % (cell(names["base"]), side_options(o, "base")),
+             "| candidate | %s%s%s |" % (
+                 cell(names["candidate"]),
                  " + patches " + ", ".join(code(os.path.basename(p)) for p in o.patch)
                  if o.patch else "", side_options(o, "candidate")),
              "| configurations | %s%s |" % (", ".join(o.configs),
@@ -86,8 +87,24 @@ def header(ctx):
     if o.strict:
         lines.append("| strict | behaviour changes (WARN) fail the gate |")
     lines += ["", "<details><summary>Verdict policy</summary>", ""] + \
-        policy.markdown_table() + ["", "</details>"]
+        policy.markdown_table() + ["", "</details>", ""] + build_identity(ctx)
     return lines + [""]
+
+
+def cell(text):
+    """Text in a table cell or a sentence: no "|" that ends the cell."""
+    return str(text).replace("|", "\\|")
+
+
+def build_identity(ctx):
+    """Each side's SPEC as a command takes it and its build identity (the
+    digest of what it is built from: its files, patches and options)."""
+    o = ctx["gate"].opts
+    rows = [("base", o.base), ("candidate", o.candidate)]
+    return ["<details><summary>Build identity</summary>", "",
+            "| side | SPEC | identity |", "|---|---|---|"] + [
+        "| %s | %s | %s |" % (side, code(ctx["words"](spec)), code(ctx["identities"][side]))
+        for side, spec in rows] + ["", "</details>"]
 
 
 def group_lines(ctx, n, grp, full):
@@ -260,7 +277,9 @@ def render(ctx, full=False):
     blocks = body(ctx, full)
 
     def join(bs, note=()):
-        return "\n".join(head + [l for _, b in bs for l in b] + list(note) + rest) + "\n"
+        # (in the user's words: no path of lz4gate's build/ folders)
+        return ctx["words"]("\n".join(head + [l for _, b in bs for l in b] + list(note) +
+                                      rest) + "\n")
     if full or len(join(blocks)) <= LIMIT:
         return join(blocks)
     kept, dropped = list(blocks), 0

@@ -6,17 +6,17 @@ import json
 import os
 import re
 import shutil
-import subprocess
 
 from harness import atomic
-from harness.gate.policy import CATEGORIES, LEVEL
+from harness.findings.policy import CATEGORIES, LEVEL
 from harness.paths import BUILD, TOP, shown
 from harness.report import gate_markdown, junit, sarif
-from harness.report.groups import failure_of_item, group
+from harness.report.groups import failure_of_item
 from harness.report.summaries import item_summary
 from harness.report.regressions.results import config_key
 from harness.subjects import options
 from harness.subjects.build import subject_identity
+from harness.subjects.origin import origin, replace_dir
 from harness.subjects.spec import Subject
 
 CASE_ID_PREFIXES = ("KLZ4-", "ULZ4-")
@@ -40,33 +40,26 @@ def side_root(spec, patches=(), kw=None):
     return TOP, TOP
 
 
-def git_toplevel(path):
-    """The top of the git work tree holding path, or None."""
-    try:
-        proc = subprocess.run(["git", "-C", path, "rev-parse", "--show-toplevel"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                              universal_newlines=True)
-    except OSError:
-        return None
-    top = proc.stdout.strip()
-    return os.path.abspath(top) if proc.returncode == 0 and top else None
-
-
-def source_root(tree, given=None):
-    """The root of the user's repository the report's paths are relative
-    to: --source-root, else the git top level of the side's tree, else the
-    tree itself."""
-    if given:
-        return os.path.abspath(given)
-    return git_toplevel(tree) or tree
+def origins_of(o):
+    """{side: Origin} (harness/subjects/origin.py): what the user calls each
+    side, and where its files are in the user's tree."""
+    return {"candidate": origin(o.candidate, getattr(o, "candidate_name", None),
+                                o.source_root),
+            "base": origin(o.base, getattr(o, "base_name", None))}
 
 
 def roots_of(o):
-    """[(side, (stage dir, tree, repository root))] of both sides."""
-    root, tree = side_root(o.candidate, o.patch, side_kw(o, "candidate"))
-    base_stage, base_tree = side_root(o.base, (), side_kw(o, "base"))
-    return [("candidate", (root, tree, source_root(tree, o.source_root))),
-            ("base", (base_stage, base_tree, source_root(base_tree)))]
+    """[(side, (stage dir, tree, Origin))] of both sides, the candidate first."""
+    got = origins_of(o)
+    return [("candidate", side_root(o.candidate, o.patch, side_kw(o, "candidate")) +
+             (got["candidate"],)),
+            ("base", side_root(o.base, (), side_kw(o, "base")) + (got["base"],))]
+
+
+def repository_root(o):
+    """The root of the candidate's repository (its waivers file), or None
+    for a subject without a tree."""
+    return roots_of(o)[0][1][2].root or None
 
 
 def locator(o):
@@ -89,14 +82,14 @@ def locator(o):
 
 
 def in_user_tree(path, roots):
-    """(side, path relative to that side's repository root) of a staged
-    source file, or None for a file that is not a subject's (lz4gate's own
-    shim or adapters). roots: [(side, (stage dir, tree, repository root))]."""
+    """(side, path as the side's user knows it: relative to the root of its
+    repository, or in the Debian package's folder) of a staged source
+    file, or None for a file that is not a subject's (lz4gate's own shim or
+    adapters). roots: [(side, (stage dir, tree, Origin))]."""
     path = os.path.abspath(path)
-    for label, (stage_dir, tree, repo) in roots:
+    for label, (stage_dir, tree, org) in roots:
         if stage_dir != TOP and path.startswith(stage_dir + os.sep):
-            rel = os.path.relpath(os.path.join(tree, os.path.relpath(path, stage_dir)), repo)
-            return label, rel
+            return label, org.path(os.path.join(tree, os.path.relpath(path, stage_dir)))
     return None
 
 
@@ -111,6 +104,20 @@ def shown_in_tree(path, roots):
     return got[1] if got[0] == "candidate" else "%s: %s" % got
 
 
+def in_words(roots):
+    """text -> text: a staged copy's folder written as the user's tree, and
+    a tree lz4gate made (a default subject, a pr export) as the user can
+    reach it (Origin.words). The report's last pass: messages and commands
+    name no build/ folder."""
+    def words(text):
+        for _, (stage_dir, tree, org) in roots:
+            if stage_dir != TOP:
+                text = replace_dir(text, stage_dir, tree)
+            text = org.words(text)
+        return text
+    return words
+
+
 def make_context(gate, decision, out):
     o = gate.opts
     root, tree = candidate_root(gate)
@@ -120,11 +127,16 @@ def make_context(gate, decision, out):
     base_opts = options.command_line(bkw)
 
     roots = roots_of(o)
+    words = in_words(roots)
+    cand = roots[0][1][2]
 
     def relpath(path):
         return shown_in_tree(path, roots)
 
     def reproduce(item):
+        return words(command(item))
+
+    def command(item):
         config = sorted(item["configs"], key=config_key)[0]     # asan64 first
         # A newly fixed item fails on the base: that is what reproduces.
         on_base = item.get("relation", item["category"]) == "fixed"
@@ -142,6 +154,8 @@ def make_context(gate, decision, out):
             return "python3 -m harness contracts --config %s --check '%s' %s%s" % (
                 config, item["id"], spec, p)
         f = item["fuzz"]
+        if not f.get("input") or not os.path.isfile(f["input"]):
+            return "(the input is not kept: %s)" % f.get("input")
         os.makedirs(repro_dir, exist_ok=True)
         with open(f["input"], "rb") as fh:
             data = fh.read()
@@ -173,19 +187,31 @@ def make_context(gate, decision, out):
     return {"gate": gate, "decision": decision, "relpath": relpath, "reproduce": reproduce,
             "history": history, "message": message, "summary": item_summary,
             "in_user_tree": lambda path: in_user_tree(path, roots),
-            "source_root_uri": "file://%s/" % roots[0][1][2].rstrip("/"),
+            "words": words, "names": {side: r[2].name for side, r in roots},
+            "source_root_uri": source_root_uri(cand),
             "candidate_stage": root,
             "entry_location": lambda entry: entry_definition(root, entry),
             "identities": {"base": subject_identity(o.base, (), **bkw),
                            "candidate": subject_identity(o.candidate, o.patch, **ckw)},
-            "groups": split_groups(decision["categories"])}
+            "groups": split_groups(decision)}
 
 
-def split_groups(categories):
-    """{category: [group]}: every item grouped at once (a fix's ids may sit
-    in several categories: groups.group puts them together)."""
-    groups = group([i for items in categories.values() for i in items])
-    return {c: [g for g in groups if g["category"] == c] for c in CATEGORIES}
+def source_root_uri(org):
+    """The URI of SARIF's %SRCROOT%: the candidate's repository; lz4gate's
+    top for a subject without a tree (its files are lz4gate's); None for a
+    tree lz4gate fetched or exported, whose root is wherever the user
+    unpacks or checks it out."""
+    if not org.root:
+        return "file://%s/" % TOP
+    if org.prefix or org.root_as:
+        return None
+    return "file://%s/" % org.root.rstrip("/")
+
+
+def split_groups(decision):
+    """{category: [root cause]} of the decision (harness/findings/rootcause.py:
+    the classifier grouped and placed them; the report only renders)."""
+    return {c: [g for g in decision["groups"] if g["category"] == c] for c in CATEGORIES}
 
 
 def entry_definition(root, entry):

@@ -1,46 +1,53 @@
-"""junit.xml: one test case per record of both sides, one per fuzz finding,
-and one per lost fix (CI test-report views)."""
-from xml.sax.saxutils import quoteattr
+"""junit.xml (CI test-report views): one test case per item of the
+decision (harness/findings/classify.py), named by its section, a failure
+exactly where the verdict fails on it (a FAIL section of the policy, or a
+WARN one under --strict), and one passing (or skipped, n/a) test case per
+candidate check or case that no item is about. Nothing is decided here:
+the report, junit.xml and results.sarif render the same items."""
+from xml.sax.saxutils import escape, quoteattr
 
-from harness.gate import policy
-from harness.report.failure import clip
+from harness.evidence.failure import clip
+from harness.findings import policy
+
+
+def fails(category, strict):
+    """Does an item in this section fail the gate?"""
+    return policy.LEVEL[category] == policy.FAIL or (strict and
+                                                      policy.LEVEL[category] == policy.WARN)
+
+
+def testcases(gate, decision):
+    """[(classname, name, outcome, message)]: outcome "failure", "pass" or
+    "skipped"; one per item, then one per candidate record no item covers."""
+    strict = gate.opts.strict
+    out, covered = [], set()
+    for cat in policy.CATEGORIES:
+        for i in decision["categories"][cat]:
+            covered.add((i["stage"], i["id"]))
+            name = "%s %s [%s]" % (i["stage"], i["id"], ", ".join(i["configs"]))
+            out.append(("%s.%s" % (policy.LEVEL[cat], cat), name,
+                        "failure" if fails(cat, strict) else "pass",
+                        "%s: %s" % (policy.TITLE[cat], i["why"])))
+    for r in gate.records:
+        if r.get("role") != "candidate" or (r.get("stage"), r["check"]) in covered:
+            continue
+        out.append(("candidate.%s" % r.get("stage"), "%s.%s[%s]" % (
+            r.get("stage"), r["check"], r["config"]),
+            "skipped" if r["status"] == "n/a" else "pass", ""))
+    return out
 
 
 def render(gate, decision):
-    """A test case per candidate record and per fuzz finding; a failure
-    where the verdict fails on it (a FAIL section of the policy, or WARN
-    under --strict), a skip for n/a; the base's own records are its
-    evidence, not the candidate's tests."""
-    strict = gate.opts.strict
-    failing = {}
-    for cat, items in decision["categories"].items():
-        if policy.LEVEL[cat] == policy.FAIL or (strict and policy.LEVEL[cat] == policy.WARN):
-            for i in items:
-                failing[(i["stage"], i["id"])] = "%s: %s [%s]" % (
-                    policy.TITLE[cat], i["why"], ", ".join(i["configs"]))
     cases = []
-    for r in gate.records:
-        if r.get("role") != "candidate":
-            continue
-        name = "%s.%s[%s]" % (r.get("stage"), r["check"], r["config"])
-        why = failing.get((r.get("stage"), r["check"]))
+    for classname, name, outcome, message in testcases(gate, decision):
         body = ""
-        if why and r["status"] in ("FAIL", "known finding"):
-            body = "<failure message=%s/>" % quoteattr(clip(why + ": " + r.get("evidence", ""),
-                                                            500))
-        elif r["status"] == "n/a":
+        if outcome == "failure":
+            body = "<failure message=%s/>" % quoteattr(clip(message, 500))
+        elif outcome == "skipped":
             body = "<skipped/>"
+        elif message:
+            body = "<system-out>%s</system-out>" % escape(clip(message, 500))
         cases.append("  <testcase classname=%s name=%s>%s</testcase>" % (
-            quoteattr("candidate.%s" % r["spec"]), quoteattr(name), body))
-    for f in gate.fuzz_findings:
-        why = failing.get(("fuzz", f["signature"]))
-        body = "<failure message=%s/>" % quoteattr(clip(why + ": " + f["message"], 500)) \
-            if why else ""
-        cases.append("  <testcase classname=%s name=%s>%s</testcase>" % (
-            quoteattr("fuzz.%s" % f["target"]), quoteattr(f["signature"]), body))
-    for i in decision["categories"]["lost"]:
-        cases.append('  <testcase classname="gate" name=%s><failure message=%s/></testcase>'
-                     % (quoteattr("lost fix " + i["id"]), quoteattr(
-                         "%s [%s]" % (i["why"], ", ".join(i["configs"])))))
+            quoteattr(classname), quoteattr(name), body))
     return ('<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="lz4gate" tests="%d">\n'
             '%s\n</testsuite>\n' % (len(cases), "\n".join(cases)))

@@ -10,7 +10,7 @@ SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 # The root of the user's repository (--source-root, or the candidate's git
 # top level): GitHub's and GitLab's code scanning resolve it to the checkout.
 SRCROOT = "%SRCROOT%"
-from harness.gate import policy
+from harness.findings import policy
 
 # The policy's levels as SARIF's: FAIL error, WARN warning, INFO note.
 LEVEL = {c: {policy.FAIL: "error", policy.WARN: "warning", policy.INFO: "note"}[lv]
@@ -28,7 +28,7 @@ def result(ctx, grp, item):
     text = "%s: %s (%s, %s) [%s]" % (
         item["category"], item["id"], grp["signature"], item["why"], ", ".join(item["configs"]))
     res = {"ruleId": rule_id(item), "level": LEVEL[item["category"]],
-           "message": {"text": text + ". Reproduce: " + ctx["reproduce"](item)},
+           "message": {"text": ctx["words"](text + ". Reproduce: " + ctx["reproduce"](item))},
            "properties": {"category": item["category"], "signature": grp["signature"],
                           "configurations": item["configs"]}}
     top = fail.get("top")
@@ -72,9 +72,14 @@ def render(ctx):
                         about, history and "History: " + history]))}
                 rules.setdefault(rid, rule)
                 results.append(result(ctx, grp, item))
-    log = {"$schema": SCHEMA, "version": "2.1.0", "runs": [{
-        "tool": {"driver": {"name": "lz4gate",
-                            "rules": sorted(rules.values(), key=lambda r: r["id"])}},
-        "originalUriBaseIds": {SRCROOT: {"uri": ctx["source_root_uri"]}},
-        "results": results}]}
+    run = {"tool": {"driver": {"name": "lz4gate",
+                               "rules": sorted(rules.values(), key=lambda r: r["id"])}},
+           "results": results,
+           # each side as the report's header names it
+           "properties": {"base": ctx["names"]["base"], "candidate": ctx["names"]["candidate"]}}
+    # A tree lz4gate fetched (a Debian package) has no root of the user's:
+    # %SRCROOT% is then wherever the reader unpacks it.
+    if ctx["source_root_uri"]:
+        run["originalUriBaseIds"] = {SRCROOT: {"uri": ctx["source_root_uri"]}}
+    log = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
     return json.dumps(log, indent=1, sort_keys=True) + "\n"

@@ -3,14 +3,14 @@ a reader of a gate report posted in a pull request has neither this
 repository nor its REGRESSIONS.md, so each item says what the fix was, its
 CVE and its upstream commit in words (from the case's own file,
 regress/cases/ID.json, or the documented finding's note in
-harness/report/known_findings.json)."""
+harness/findings/known_findings.json)."""
 import functools
 import json
 import os
 import re
 
 from harness.paths import TOP
-from harness.report.known import KNOWN_FINDINGS
+from harness.findings.documented import KNOWN_FINDINGS
 
 CASES = os.path.join(TOP, "regress", "cases")
 HEX = re.compile(r"\b[0-9a-f]{7,40}\b")

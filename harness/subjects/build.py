@@ -208,7 +208,7 @@ def identity(subject, stage, version):
     """What a subject IS, wherever its tree lies: kind and a digest of the
     LZ4 files it is built from (after its patches), or the library version
     for the system liblz4, or the spec for ref and its test variants. Known
-    findings are recorded against identities (harness/report/known.py)."""
+    findings are recorded against identities (harness/findings/documented.py)."""
     if stage:
         h = hashlib.sha256()
         for f in sorted(subject.files):

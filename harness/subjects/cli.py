@@ -64,7 +64,7 @@ OPTIONS
                     subject: its identity and every cache key.
     --config NAME   %s
     --adapter FILE.c  the adapter of a project:DIR subject: C that fills
-                    subject.h's table from the project's functions (README
+                    subject.h's table from the project's functions (docs/subjects.md,
                     "Project APIs"; helpers in
                     harness/subjects/adapters/project_adapter.h)
     --sources A.c,B.c the .c files of DIR to compile (default: the .c files at
@@ -77,6 +77,8 @@ EXIT STATUS
     a project with several copies, patch that does not apply, subject that
     does not compile), with one line on stderr saying what and how to fix
     it.
+
+Manual: docs/subjects.md
 """ % ", ".join(CONFIGS)
 
 

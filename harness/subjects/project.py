@@ -1,6 +1,6 @@
 """project:DIR subjects: an LZ4 copy behind a project's own API (no LZ4_*
 entry points), reached through an adapter the user writes
-(harness/subjects/adapters/project_adapter.h, README "Project APIs").
+(harness/subjects/adapters/project_adapter.h, docs/subjects.md, "Project APIs").
 
 The adapter and the choice of sources travel inside the SPEC, so that every
 command, fuzz job and reproducer line names the same subject:
@@ -29,7 +29,7 @@ MAX_FILES = 400
 NON_LIBRARY_NAME = re.compile(r"(^|[_.-])(tests?|unittests?|bench(mark)?s?|fuzz(ers?)?|"
                               r"examples?|demos?|main)([_.-]|$)", re.I)
 PROGRAM = re.compile(r"^\s*(?:int|void)\s+main\s*\(|\bLLVMFuzzerTestOneInput\b", re.M)
-HOW = "give project:DIR with --adapter FILE.c (README: Project APIs)"
+HOW = "give project:DIR with --adapter FILE.c (docs/subjects.md: Project APIs)"
 
 
 def parse(rest):
@@ -86,7 +86,7 @@ def add_arguments(ap, sides=("",)):
         who = "the %s's" % side if side else "a"
         ap.add_argument(pre + "adapter", dest=dest + "adapter", metavar="FILE.c", default=None,
                         help="%s project:DIR subject's adapter (C, fills subject.h's table; "
-                             "README: Project APIs)" % who)
+                             "docs/subjects.md: Project APIs)" % who)
         ap.add_argument(pre + "sources", dest=dest + "sources", metavar="A.c,B.c",
                         default=None, help="%s project:DIR subject's .c files to compile "
                                            "(relative to DIR; default: the library .c files "

@@ -41,13 +41,14 @@ KERNEL_FILES = ("lib/lz4/lz4_decompress.c", "lib/lz4/lz4_compress.c",
                 "include/linux/lz4.h", "lib/decompress_unlz4.c",
                 "include/linux/decompress/unlz4.h", "include/linux/decompress/mm.h")
 
-def _broken_modes():
-    """The modes of the broken test subject: its MODE_ table."""
-    with open(os.path.join(ADAPTERS, "adapter_broken.c")) as f:
-        return tuple(re.findall(r"^#define MODE_(\w+) \d+$", f.read(), re.M))
+def broken_modes():
+    """{mode: number} of the broken test subject: its MODE_ table
+    (adapters/adapter_broken_modes.h, a line "#define MODE_NAME N" each)."""
+    with open(os.path.join(ADAPTERS, "adapter_broken_modes.h")) as f:
+        return {m: int(n) for m, n in re.findall(r"^#define MODE_(\w+) (\d+)$", f.read(), re.M)}
 
 
-BROKEN_MODES = _broken_modes()
+BROKEN_MODES = tuple(broken_modes())
 TREE_KINDS = ("upstream", "kernel")
 USAGE = ("use ref, system, upstream[:DIR], kernel[:DIR], auto:DIR, kernel-6.12, project:DIR "
          "with --adapter FILE.c (or, for testing lz4gate, ref-mutant:CHECK, broken:MODE, fixture:NAME)")
@@ -120,7 +121,7 @@ def resolve_root(spec, kind, path):
     apis = [c for c in copies if c["kind"] == "project API"]
     if apis and not hint:
         hint = ("; a copy behind its project's own API builds as project:%s with --adapter "
-                "FILE.c (README: Project APIs)" % os.path.join(path, apis[0]["path"]))
+                "FILE.c (docs/subjects.md: Project APIs)" % os.path.join(path, apis[0]["path"]))
     raise BadInput("no LZ4 sources in %s (looked for %s there and for an LZ4 copy anywhere "
                    "below it%s); pass the top of an lz4 release tree or of a project that "
                    "holds one%s" % (path, looked, others, hint))

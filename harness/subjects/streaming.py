@@ -153,7 +153,7 @@ def ref_objects(b, flags):
     """ref's stream adapter and the allocation counter (ref's own sources
     and frame adapter are built with ALLOC_HOOK by recipes/ref.py)."""
     inc = ["-I" + ADAPTERS]
-    # broken:MODE (adapter_broken.c's MODE_ table) copies ref's table: the
+    # broken:MODE (adapter_broken_modes.h's MODE_ table) copies ref's table: the
     # planted bugs of the stream and allocation slots are ref's own
     # (adapter_stream_ref.c, BROKEN_<mode>).
     if b.s.kind == "broken":

@@ -6,7 +6,7 @@
 
 The "fixes by release" table comes from the tree snapshots (every *.jsonl of
 --snapshots except default.jsonl, e.g. regress/results/releases.jsonl from
-`python3 -m harness releases`) and harness/report/regressions/release_ranges.json.
+`python3 -m harness releases`) and harness/findings/release_ranges.json.
 
 The case files are the source of truth for what the list contains; the
 results file (JSON lines written by `harness regress --json FILE SPEC...`, or
@@ -25,7 +25,7 @@ from harness import atomic
 from harness.errors import EXIT_BAD_INPUT, BadInput
 from harness.paths import CASES_DIR, TOP
 from harness.report.regressions.check import check
-from harness.report.regressions.releases_table import RESULTS_DIR
+from harness.evidence.snapshots import RESULTS_DIR
 from harness.report.regressions.render import render
 from harness.report.regressions.results import compact, config_key, load_results
 from harness.runners.regress.cases import load_cases
@@ -61,7 +61,8 @@ def write(cases, results, md_path, to_stdout=False, snapshots=RESULTS_DIR):
 
 def main(argv):
     ap = argparse.ArgumentParser(prog="harness regressions-md", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="Manual: docs/regression-cases.md")
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write", action="store_true", help="write REGRESSIONS.md")
     mode.add_argument("--check", action="store_true",

@@ -3,7 +3,7 @@ the tables and the per-case sections from the case files and the results."""
 import os
 import re
 
-from harness.report.known import Documented
+from harness.findings.documented import Documented
 from harness.report.regressions import kunit_results, releases_table
 from harness.report.regressions.results import cell_text, cells, config_key, configs_in, specs_in
 

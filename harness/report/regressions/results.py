@@ -2,13 +2,11 @@
 records (the committed snapshot regress/results/default.jsonl, or a fresh
 `harness regress --json` run), compacted and summed into cells."""
 import json
-import re
 
 from harness.errors import BadInput
-from harness.report.failure import clip
-from harness.report.records import STATUS_ORDER, worse
+from harness.evidence.failure import clip
+from harness.evidence.records import STATUS_ORDER, config_key, stable, worse  # noqa: F401
 
-CONFIG_ORDER = ["asan64", "asan32", "O0", "O2", "O0-32", "O2-32"]
 KEEP = ("case", "spec", "config", "generation", "identity", "verdict", "status", "finding",
         "evidence")
 
@@ -51,22 +49,6 @@ def compact(recs):
         out.append(c)
     out.sort(key=lambda r: (r["case"], r["spec"], config_key(r["config"])))
     return out
-
-
-def stable(text):
-    """Evidence without what changes from run to run (pids, addresses)."""
-    text = re.sub(r"==\d+==", "==PID==", text)
-    text = re.sub(r"\b(pc|bp|sp) 0x[0-9a-f]+", r"\1 0x...", text)
-    # Heap/stack addresses move with ASLR; small (wrapped) ones are the finding.
-    text = re.sub(r"\baddress 0x([0-9a-f]+)",
-                  lambda m: m.group(0) if int(m.group(1), 16) < 0x1000000 else "address 0x...",
-                  text)
-    return text
-
-
-def config_key(c):
-    return (CONFIG_ORDER.index(c) if c in CONFIG_ORDER else len(CONFIG_ORDER), c)
-
 
 
 def cells(recs):

@@ -9,7 +9,8 @@ from harness.runners.contracts.run import DEFAULT_CONFIGS, configs_for, run_cont
 from harness import toolchain
 from harness.subjects import options, project
 from harness.report.groups import explain
-from harness.report.known import star_match
+from harness.findings import documented
+from harness.findings.documented import star_match
 
 USAGE = """\
   python3 -m harness contracts [--config C]... [--patch F]... [--include DIR]...
@@ -19,7 +20,7 @@ USAGE = """\
 
 For each SPEC and CONFIG (default: asan64 asan32 O0 O2), builds the subject,
 links the contract runner against it, runs every check in a child process,
-classifies the records (harness/report/known_findings.json) and prints a
+classifies the records (harness/findings/known_findings.json) and prints a
 matrix: one row per check, one column per subject/config.
 
 --include DIR and --define NAME[=VALUE] (repeatable) apply to every SPEC: a
@@ -27,7 +28,7 @@ header the copy keeps elsewhere, a configuration macro (part of the subject).
 An entry point the copy does not have is n/a, never a failure.
 
 --adapter FILE.c: the adapter of project:DIR SPECs (a copy behind its
-project's own API; README "Project APIs"), --sources the .c files of DIR
+project's own API; docs/subjects.md, "Project APIs"), --sources the .c files of DIR
 to compile.
 
 --check ID (repeatable; '*' is a wildcard) shows only those checks, and the
@@ -80,7 +81,8 @@ def run_planted_cli(args):
 
 def main(argv):
     ap = argparse.ArgumentParser(prog="harness contracts", description=USAGE,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="Manual: docs/contracts.md")
     ap.add_argument("specs", nargs="*", metavar="SPEC")
     ap.add_argument("--planted", action="store_true",
                     help="show that each sweep class catches its planted bug")
@@ -107,6 +109,7 @@ def main(argv):
                     print("contracts: %s [%s]" % (spec, config), file=sys.stderr, flush=True)
                 all_records += run_contracts(spec, config, args.patch, args.quiet,
                                              **options.side(args))
+        documented.mark_all(all_records, documented.Documented())
     except BadInput as e:
         print("harness contracts: %s" % e, file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -11,7 +11,7 @@ import subprocess
 from harness import result_memo, symbolize, toolchain
 from harness.errors import BadInput
 from harness.paths import CORPUS
-from harness.report import known, records
+from harness.evidence import records
 from harness.runners.link import link_runner, runner_sources
 from harness.subjects.build import build, info
 
@@ -29,24 +29,27 @@ CONTRACT_SOURCES = ("contracts/contracts.c", "contracts/contracts_data.c",
                     "common/stream_driver.c", "common/stream_decode.c",
                     "common/frame_driver.c", "common/frame_make.c",
                     "common/isolate.c", "common/guard.c", "subject_names.c",
-                    "common/jsonl.c", "common/testdata.c", "common/judge.c")
+                    "common/jsonl.c", "common/testdata.c", "common/judge.c",
+                    "common/fail_class.c")
 VECTOR_SOURCES = ("vectors/vectors.c", "vectors/vector_load.c", "vectors/json_read.c",
                   "vectors/defined_prefix.c", "common/isolate.c", "common/guard.c",
-                  "subject_names.c", "common/jsonl.c", "common/sha256.c", "common/judge.c")
+                  "subject_names.c", "common/jsonl.c", "common/sha256.c", "common/judge.c",
+                  "common/fail_class.c")
 VECTOR_DIR = os.path.join(CORPUS, "vectors")
 DEFAULT_CONFIGS = ["asan64", "asan32", "O0", "O2"]
 
 
-def run_contracts(spec, config, patches=(), quiet=False, vectors=True, docs=None,
-                  includes=(), defines=(), only=None):
-    """Contract (and vector) records of one subject in one configuration,
-    classified against the documented findings (docs: known.Documented).
-    includes, defines: the subject's --include and --define. only: run the
-    checks whose id starts with it, no others (the runner's --only)."""
+def run_contracts(spec, config, patches=(), quiet=False, vectors=True, includes=(),
+                  defines=(), only=None):
+    """Contract (and vector) records of one subject in one configuration
+    (harness/evidence/records.py; "status" from the verdict alone: the
+    caller consults the documented findings, harness/findings/documented.py
+    mark_all). includes, defines: the subject's --include and --define.
+    only: run the checks whose id starts with it, no others (the runner's
+    --only)."""
     out = build(spec, config, patches, quiet, includes, defines)
     identity = info(out)["identity"]
     env = toolchain.sanitizer_env("runner")
-    docs = docs or known.Documented()
     recs = []
     runners = [(CONTRACT_SOURCES, "contracts", ["--only", only] if only else [])]
     if vectors:
@@ -58,8 +61,8 @@ def run_contracts(spec, config, patches=(), quiet=False, vectors=True, docs=None
         text = (contract_lines(argv, env, args, what) if name == "contracts"
                 else runner_stdout(argv + args, env, what))
         found = symbolize.records(records.read_jsonl(text, config=config, spec=spec,
-                                                     identity=identity))
-        recs += [known.classify(r, docs) for r in found]
+                                                     identity=identity, stage="contracts"))
+        recs += [records.with_status(records.normalize(r)) for r in found]
     return recs
 
 

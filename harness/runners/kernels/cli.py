@@ -42,6 +42,7 @@ import sys
 
 from harness import toolchain
 from harness.errors import EXIT_BAD_INPUT, BadInput
+from harness.findings import documented
 from harness.paths import TOP
 from harness.runners.kernels.tree import tree_record
 from harness.runners.regress.cases import load_cases
@@ -68,7 +69,8 @@ def progress(n, total, tree, recs, seconds):
 
 def main(argv):
     ap = argparse.ArgumentParser(prog="harness kernels", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="Manual: docs/regression-cases.md")
     ap.add_argument("trees", nargs="+", metavar="DIR", help="kernel trees")
     ap.add_argument("--configs", nargs="+", metavar="C",
                     help="configurations (default: %s)" % " ".join(default_configs()))
@@ -102,4 +104,4 @@ def main(argv):
         print("harness kernels: %s" % e, file=sys.stderr)
         return EXIT_BAD_INPUT
     return run_all("kernels", trees, cases, configs, not args.no_contracts, args.jobs,
-                   args.out, progress)
+                   args.out, progress, documented.Marker(documented.Documented()))

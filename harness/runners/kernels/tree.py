@@ -14,38 +14,13 @@ PROVENANCE.json (written by whoever extracted it: "repository", "commit",
 """
 import json
 import os
-import re
 import subprocess
 
 from harness.errors import BadInput
 from harness.paths import shown
-from harness.subjects.versions import kernel_version
+from harness.subjects.versions import generation, kernel_version, read_text
 
 PROVENANCE = "PROVENANCE.json"
-# One line per generation for reports: (id, what it is).
-GENERATIONS = {"G1": "old API (3.11-4.10)", "G2": "LZ4 1.7.2-based API (4.11-4.19)",
-               "G3": "5.x-6.x code (1.8.3 decoder)"}
-
-
-def _read(path):
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read()
-    except OSError:
-        return ""
-
-
-def generation(path):
-    """G1, G2 or G3 from the tree's code, "" when it has no LZ4 header."""
-    header = _read(os.path.join(path, "include", "linux", "lz4.h"))
-    if not header:
-        return ""
-    if not re.search(r"\bLZ4_decompress_safe\s*\(", header):
-        return "G1"
-    decoder = _read(os.path.join(path, "lib", "lz4", "lz4_decompress.c"))
-    return "G3" if "forceExtDict" in decoder or "LZ4_memmove" in decoder else "G2"
-
-
 def _git_head(path):
     try:
         out = subprocess.run(["git", "-C", path, "rev-parse", "HEAD"], stdout=subprocess.PIPE,
@@ -61,7 +36,7 @@ def tree_record(path, order, name=None):
     if not os.path.isdir(path):
         raise BadInput("kernel tree %s is not a directory" % path)
     prov = {}
-    text = _read(os.path.join(path, PROVENANCE))
+    text = read_text(os.path.join(path, PROVENANCE))
     if text:
         try:
             prov = json.loads(text)

@@ -1,17 +1,16 @@
 """Loading and validating the regression cases (regress/cases/*.json; the
 schema is regress/README.md). The one loader: the runner, the gate and
 REGRESSIONS.md all read cases through it."""
-import functools
 import json
 import os
 
 from harness.errors import CaseError
+from harness.evidence import classes
 from harness.fuzzing.targets import PAIR_TARGET, TARGETS
 from harness.paths import CASES_DIR, TOP
-from harness.report.known import Documented
 
-REQUIRED = ("id", "title", "origin", "commits", "cve", "class", "bits", "trigger", "fix",
-            "exercised")
+REQUIRED = ("id", "title", "origin", "commits", "cve", "class", "fail_class", "bits", "trigger",
+            "fix", "exercised")
 FUZZ_ENTRY = "fuzz:"
 FUZZ_CALL_KEYS = ("entry", "input", "expect", "base", "ignore", "skip")
 TEST_KEYS = ("tcId", "comment", "call")
@@ -43,11 +42,6 @@ def load_cases(only=(), cases_dir=CASES_DIR):
     return cases
 
 
-@functools.lru_cache(maxsize=None)
-def documented_trees():
-    return Documented().trees
-
-
 def validate(case, name):
     for key in REQUIRED:
         if key not in case:
@@ -56,6 +50,7 @@ def validate(case, name):
         raise CaseError("%s: file name must be the id (%s.json)" % (name, case["id"]))
     if case["bits"] not in ("32", "64", "both"):
         raise CaseError("%s: bits must be 32, 64 or both" % name)
+    validate_fail_class(case, name)
     if case["exercised"]:
         if not case.get("tests"):
             raise CaseError("%s: an exercised case needs tests" % name)
@@ -68,17 +63,29 @@ def validate(case, name):
         raise CaseError("%s: a case not exercised here must say why ('reason')" % name)
     if "kunit" in case:
         validate_kunit(case, name)
-    trees = documented_trees()
     for k in case.get("known_findings", []):
-        # Documented per tree and configuration, never per generation
-        # (harness/report/known.py).
-        if k.get("tree") not in trees:
-            raise CaseError("%s: known finding names tree %r; use one of the trees of "
-                            "harness/report/known_findings.json: %s"
-                            % (name, k.get("tree"), ", ".join(sorted(trees))))
+        # Documented per tree and configuration, never per generation: the
+        # tree is one of harness/findings/known_findings.json's, which the
+        # documented findings check when they read the cases
+        # (harness/findings/documented.py check_cases).
+        if not isinstance(k.get("tree"), str):
+            raise CaseError("%s: a known finding names no tree" % name)
         configs = k.get("configs", "all")
         if configs != "all" and not (isinstance(configs, list) and configs):
             raise CaseError("%s: known finding 'configs' must be \"all\" or a list" % name)
+
+
+def validate_fail_class(case, name):
+    """The case's "fail_class": the name of a row of lz4gate's failure class
+    table (harness/runners/common/fail_class.h), what a failure of its tests
+    means where the bug is present. The verdict takes a failing case's kind
+    from it, never from the prose "class"."""
+    value = case["fail_class"]
+    if not isinstance(value, str) or not classes.is_class(value):
+        raise CaseError("%s: fail_class %s is not a class of %s; use the name of one of "
+                        "its rows: %s"
+                        % (name, json.dumps(value), os.path.relpath(classes.TABLE, TOP),
+                           ", ".join(classes.CLASSES)))
 
 
 KUNIT_KEYS = ("note", "tests", "bug", "bug_note", "differs")

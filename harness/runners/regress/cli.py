@@ -9,6 +9,7 @@ from harness.report.groups import explain
 from harness import toolchain
 from harness.subjects import options, project
 from harness.errors import EXIT_BAD_INPUT, BadInput
+from harness.findings import documented
 from harness.runners.regress.cases import load_cases
 from harness.runners.regress.mutants import run_mutants
 from harness.report.regressions.cli import DEFAULT_RESULTS, snapshot
@@ -94,7 +95,8 @@ def print_matrix(recs, out=sys.stdout):
 
 def main(argv):
     ap = argparse.ArgumentParser(prog="harness regress", description=USAGE,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="Manual: docs/regression-cases.md")
     ap.add_argument("specs", nargs="*", metavar="SPEC")
     ap.add_argument("--config", action="append", default=[])
     ap.add_argument("--patch", action="append", default=[])
@@ -114,7 +116,7 @@ def main(argv):
             if c not in toolchain.CONFIGS:
                 raise BadInput("unknown configuration '%s'; use one of: %s"
                                % (c, ", ".join(toolchain.RUNNER_CONFIGS)))
-        cases = load_cases(args.case)
+        cases = documented.check_cases(load_cases(args.case), documented.Documented())
         if args.check:
             print("%d cases valid" % len(cases))
             return 0
@@ -133,6 +135,7 @@ def main(argv):
         for spec in args.specs:
             recs += run_subject(spec, cases, args.config, args.patch, args.quiet,
                                 **options.side(args))
+        documented.mark_all(recs, documented.Documented(), cases)
     except BadInput as e:
         print("harness regress: %s" % e, file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -4,7 +4,7 @@ trees) and passes on ref. A case nothing can fail is a defect."""
 from concurrent.futures import ThreadPoolExecutor
 
 from harness import toolchain
-from harness.report import records
+from harness.evidence import records
 from harness.runners.regress.run import configs_for, run_subject
 
 # The proof runs in the sanitizer builds; where this machine cannot run

@@ -21,9 +21,9 @@ import tempfile
 from harness import result_memo, symbolize, toolchain
 from harness.errors import CaseError
 from harness.fuzzing import build as fuzz_build
-from harness.report.failure import ORACLE_RE, first_sanitizer_line, report_of
+from harness.evidence.failure import ORACLE_RE, fail_class_of, first_sanitizer_line, report_of
 from harness.fuzzing.targets import PAIR_TARGET
-from harness.report import known, records
+from harness.evidence import records
 from harness.runners.link import link_runner, runner_sources
 from harness.runners.regress.cases import FUZZ_ENTRY, fuzz_input
 from harness.subjects.build import build, generation, info
@@ -32,7 +32,7 @@ RUNNER_SOURCES = ("regress/regress.c", "regress/case_parse.c", "regress/regress_
                   "regress/regress_unlz4.c", "regress/regress_frame.c", "common/frame_driver.c",
                   "common/frame_make.c", "common/guard.c", "subject_names.c",
                   "common/testdata.c", "regress/regress_batch.c", "common/isolate.c",
-                  "common/jsonl.c")
+                  "common/jsonl.c", "common/fail_class.c")
 DEFAULT_CONFIGS = {"64": ["asan64", "O0", "O2"], "32": ["asan32", "O0-32", "O2-32"]}
 
 
@@ -99,7 +99,9 @@ def run_fuzz_test(test, spec, config, patches, timeout, kw=None):
         raise CaseError("test %s: %s" % (test["tcId"], text.strip().splitlines()[-1]))
     oracle = ORACLE_RE.search(text)
     if oracle:
-        return {"verdict": "FAIL", "evidence": oracle.group(0).strip(), "ubsan": ubsan_line(text)}
+        return {"verdict": "FAIL", "evidence": oracle.group(0).strip(), "ubsan": ubsan_line(text),
+                "fail_class": fail_class_of(oracle.group(2) or "oracle_error"),
+                "entry": (oracle.group(2) or "").partition("@")[2] or None}
     return {"verdict": "CRASH", "evidence": first_sanitizer_line(text) or
             "exit status %d, no verdict" % proc.returncode, "ubsan": ubsan_line(text),
             "report": report_of(text)}
@@ -204,7 +206,7 @@ def run_case(case, spec, config, results, subject, patches=(), kw=None):
     """One record per (case, subject, config): the first failing test, or
     pass. results: the batch runner's results of the case's tests; kw: the
     subject's --include/--define."""
-    rec = {"case": case["id"], "spec": spec, "config": config,
+    rec = {"case": case["id"], "stage": "regress", "spec": spec, "config": config,
            "generation": generation(subject), "identity": subject["identity"],
            "check": case["id"], "entry": case.get("entry"), "class": case.get("class"),
            "verdict": "pass", "evidence": "", "ubsan": ""}
@@ -225,6 +227,18 @@ def run_case(case, spec, config, results, subject, patches=(), kw=None):
         if r["verdict"] != "pass":
             if r.get("report"):
                 rec["report"] = r["report"]
+            if r["verdict"] == "FAIL":
+                # The test saw a wrong result (its class, the runner's); the
+                # case says which bug that is (its fail_class: an offset-0
+                # leak is seen as "the output differs"). The case's class is
+                # the record's, so that one bug has one class whatever saw it.
+                rec["observed_class"] = r.get("fail_class")
+                rec["fail_class"] = case.get("fail_class") or r.get("fail_class")
+            # the entry point the failing call went through (the case's
+            # own "entry" is prose for REGRESSIONS.md: "LZ4F (frame API)")
+            called = str(test["call"]["entry"])
+            rec["entry"] = r.get("entry") or (None if is_fuzz_test(test) else called) or \
+                rec["entry"]
             rec.update(verdict=r["verdict"], test=test["tcId"],
                        evidence="test %s (%s): %s" % (test["tcId"], test["comment"],
                                                       r["evidence"]))
@@ -234,22 +248,13 @@ def run_case(case, spec, config, results, subject, patches=(), kw=None):
     return rec
 
 
-def classify(rec, case, docs):
-    """status, with the case's documented finding for the record's tree and
-    configuration (harness/report/known.py)."""
-    rec["status"] = records.status_of(rec["verdict"])
-    if rec["status"] == "FAIL" and docs.case(case, rec["identity"], rec["config"]):
-        rec["status"] = "known finding"
-        rec["finding"] = case["id"]
-    return rec
-
-
-def run_subject(spec, cases, requested_configs=(), patches=(), quiet=False, docs=None,
+def run_subject(spec, cases, requested_configs=(), patches=(), quiet=False,
                 includes=(), defines=()):
     """Records of every case on one subject, config by config (includes,
-    defines: the subject's --include and --define)."""
+    defines: the subject's --include and --define); "status" from the
+    verdict alone (the caller consults each case's documented findings:
+    harness/findings/documented.py mark_all)."""
     kw = {"includes": list(includes), "defines": list(defines)}
-    docs = docs or known.Documented()
     out = []
     configs = []
     for case in cases:
@@ -270,8 +275,8 @@ def run_subject(spec, cases, requested_configs=(), patches=(), quiet=False, docs
                   file=sys.stderr, flush=True)
         results = run_batch(program, config, jobs)
         for case in mine:
-            out.append(classify(run_case(case, spec, config, results, subject, patches, kw),
-                                case, docs))
+            rec = run_case(case, spec, config, results, subject, patches, kw)
+            out.append(records.with_status(records.normalize(rec)))
     return out
 
 

@@ -44,9 +44,10 @@ import sys
 
 from harness import toolchain
 from harness.errors import EXIT_BAD_INPUT, BadInput
+from harness.findings import documented
 from harness.paths import TOP
 from harness.runners.regress.cases import load_cases
-from harness.runners.releases import git
+from harness.subjects import releases as git
 from harness.runners.releases.run import progress, run_all, tree_record
 
 DEFAULT_OUT = os.path.join(TOP, "regress", "results", "releases.jsonl")
@@ -92,7 +93,8 @@ def unique_trees(clone, trees):
 
 def main(argv):
     ap = argparse.ArgumentParser(prog="harness releases", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="Manual: docs/regression-cases.md")
     ap.add_argument("--lz4-git", required=True, metavar="DIR",
                     help="an lz4 git clone (work tree or bare repository)")
     ap.add_argument("--tags", nargs="+", default=[], metavar="TAG",
@@ -139,4 +141,4 @@ def main(argv):
         print("harness releases: %s" % e, file=sys.stderr)
         return EXIT_BAD_INPUT
     return run_all("releases", trees, cases, configs, not args.no_contracts, args.jobs,
-                   args.out, progress)
+                   args.out, progress, documented.Marker(documented.Documented()))

@@ -23,9 +23,9 @@ from concurrent.futures import ProcessPoolExecutor
 from harness import atomic
 from harness.errors import EXIT_BAD_INPUT, BadInput
 from harness.paths import TOP, shown
-from harness.report.failure import clip
-from harness.report.regressions.releases_table import load_snapshot
-from harness.report.regressions.results import stable
+from harness.evidence.failure import clip
+from harness.evidence.snapshots import load_snapshot
+from harness.evidence.records import stable
 from harness.runners.contracts.run import run_contracts
 from harness.runners.regress.run import run_subject
 from harness.subjects.versions import upstream_version
@@ -52,18 +52,22 @@ def _slim(kind, key, name, r):
     return out
 
 
-def run_tree(tree, cases, configs, contracts=True):
+def run_tree(tree, cases, configs, contracts=True, mark=None):
     """(records, problems) of one tree: every case and, unless contracts is
     false, every contract check, in each configuration. A configuration that
-    cannot build or run is a problem (one line), not a record."""
+    cannot build or run is a problem (one line), not a record. mark(records,
+    cases): sets each record's status from the documented findings (the
+    command hands it in: harness/findings/documented.py mark_all); without
+    it, the status is the verdict's."""
     recs, problems = [tree], []
+    mark = mark or (lambda rs, cs: rs)
     for config in configs:
         try:
-            for r in run_subject(tree["spec"], cases, [config], quiet=True):
+            for r in mark(run_subject(tree["spec"], cases, [config], quiet=True), cases):
                 tree["identity"] = r["identity"]
                 recs.append(_slim("case", "case", tree["tree"], r))
             if contracts:
-                for r in run_contracts(tree["spec"], config, quiet=True):
+                for r in mark(run_contracts(tree["spec"], config, quiet=True), ()):
                     tree["identity"] = r["identity"]
                     recs.append(_slim("contract", "check", tree["tree"], r))
         except BadInput as e:
@@ -148,23 +152,24 @@ def write_snapshot(path, recs, replace_trees=None):
     return len(out)
 
 
-def timed_run(tree, cases, configs, contracts):
+def timed_run(tree, cases, configs, contracts, mark=None):
     t = time.time()
-    recs, problems = run_tree(tree, cases, configs, contracts)
+    recs, problems = run_tree(tree, cases, configs, contracts, mark)
     return recs, problems, time.time() - t
 
 
-def run_all(prog, trees, cases, configs, contracts, jobs, out, show):
+def run_all(prog, trees, cases, configs, contracts, jobs, out, show, mark=None):
     """Run every tree (jobs at a time), printing show(n, total, tree, recs,
     seconds) as each ends and growing the snapshot `out` tree by tree (an
-    interrupted run keeps what it did). Exit status: 0, or 2 when some
-    tree/configuration could not run (each named)."""
+    interrupted run keeps what it did); mark: as run_tree's (picklable).
+    Exit status: 0, or 2 when some tree/configuration could not run (each
+    named)."""
     print("%s: %d trees x %s; cases%s -> %s" % (
         prog, len(trees), "/".join(configs), " and contracts" if contracts else "",
         os.path.relpath(os.path.abspath(out), TOP)), file=sys.stderr, flush=True)
     recs, problems = [], []
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = [pool.submit(timed_run, t, cases, configs, contracts) for t in trees]
+        futures = [pool.submit(timed_run, t, cases, configs, contracts, mark) for t in trees]
         for n, fut in enumerate(futures, 1):
             got, bad, seconds = fut.result()
             show(n, len(trees), got[0], got, seconds)

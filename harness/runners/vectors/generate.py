@@ -114,7 +114,8 @@ def check(directory):
 
 def main(argv):
     ap = argparse.ArgumentParser(prog="harness vectors", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="Manual: docs/contracts.md")
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write", metavar="DIR", help="regenerate the vectors into DIR")
     mode.add_argument("--check", metavar="DIR",

@@ -145,6 +145,8 @@ EXAMPLES
         a deb-src entry exists).
     python3 -m harness fetch --check && echo cached
     python3 -m harness fetch --only kernel --force
+
+Manual: docs/subjects.md
 """
 
 

@@ -112,7 +112,8 @@ def fetch_kernel(out, name, force, tarball, download, say):
         tree = os.path.join(tmp, "tree")
         os.mkdir(tree)
         untar += ["-C", tree]
-        info = {"subject": name, "members": list(KERNEL_MEMBERS)}
+        # top: the folder the tarball holds, which reports name files in
+        info = {"subject": name, "members": list(KERNEL_MEMBERS), "top_dir": top}
         if download:
             need_tool("apt-get", "apt")
             need_tool("dpkg-deb", "dpkg")

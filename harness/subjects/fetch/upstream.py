@@ -70,6 +70,7 @@ def fetch_upstream(out, force, say):
             "source_package": UPSTREAM_SRCPKG,
             "version": version,
             "orig_tarball": origs[0],
+            "top_dir": tops[0],          # the folder reports name its files in
             "orig_sha256": sha256_file(orig),
             "debian_patches_applied": False,
             "debian_patches_touching_lib": lib_patches,

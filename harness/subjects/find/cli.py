@@ -44,7 +44,7 @@ COLUMNS
               compressor-only; project API (no public LZ4 entry point
               for both directions: the project's own names, shown, such as
               lz4_compress_zfs; it is tested as project:DIR/PATH through
-              an adapter you write, README "Project APIs").
+              an adapter you write, docs/subjects.md, "Project APIs").
     version   from lz4.h's LZ4_VERSION_MAJOR/MINOR/RELEASE (the header
               beside lz4.c, or the one its sources include); a kernel's from
               its top Makefile; otherwise the release whose lz4.c has the
@@ -90,6 +90,8 @@ EXAMPLES
 EXIT STATUS
     0 the listing was printed (also when it is empty); 2 DIR is not a
     directory, or a bad option or table, with one line on stderr.
+
+Manual: docs/subjects.md
 """
 
 

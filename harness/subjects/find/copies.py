@@ -19,7 +19,7 @@ entered, so a whole kernel tree takes seconds.
 import os
 import re
 
-from harness.runners.kernels.tree import generation
+from harness.subjects.versions import generation
 from harness.subjects.find import ctext, fingerprints
 from harness.subjects.versions import kernel_version, upstream_version
 

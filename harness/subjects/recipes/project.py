@@ -1,6 +1,6 @@
 """Recipe for project:DIR subjects (harness/subjects/project.py): an LZ4 copy
 behind its project's own API, and the adapter the user wrote for it
-(README: Project APIs; helpers in adapters/project_adapter.h).
+(docs/subjects.md: Project APIs; helpers in adapters/project_adapter.h).
 
 The copy's .c files are compiled as the subject's code (SUBJECT_WARNINGS:
 its warnings are not ours to fix), the adapter with lz4gate's warnings.

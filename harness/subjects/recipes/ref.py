@@ -2,11 +2,11 @@
 named check compiled out (ref-mutant:CHECK), and a deliberately broken
 adapter in front of ref (broken:MODE)."""
 import os
-import re
 
 from harness.errors import BadInput
 from harness.paths import ADAPTERS, REF
 from harness.subjects import refcodec
+from harness.subjects.spec import broken_modes
 from harness.subjects import streaming as stream
 from harness.toolchain import OUR_WARNINGS
 
@@ -17,12 +17,10 @@ LINKED = "(linked)"
 
 
 def broken_mode_number(mode):
-    """A broken mode's number in adapter_broken.c's MODE_ table."""
-    with open(os.path.join(ADAPTERS, "adapter_broken.c")) as f:
-        m = re.search(r"^#define MODE_%s (\d+)$" % re.escape(mode), f.read(), re.M)
-    if not m:
+    """A broken mode's number in the MODE_ table."""
+    if mode not in broken_modes():
         raise BadInput("unknown broken mode %s" % mode)
-    return int(m.group(1))
+    return broken_modes()[mode]
 
 
 def build_ref(b, _stage, mutant="", entry="lz4gate_subject"):
@@ -71,4 +69,8 @@ def build_broken(b, stage):
                           REF_FLAGS + ["-I" + ADAPTERS]))
     objs.append(b.compile(os.path.join(ADAPTERS, "adapter_broken_sweep.c"), "broken_sweep",
                           REF_FLAGS + ["-I" + ADAPTERS]))
+    # The policy's planted bugs stand for a subject's own code: its UBSan
+    # reports and goes on, as a real subject's does (toolchain.SUBJECT_UBSAN).
+    objs.append(b.compile(os.path.join(ADAPTERS, "adapter_broken_policy.c"), "broken_policy",
+                          REF_FLAGS + ["-I" + ADAPTERS] + b.subject_ubsan()))
     return objs, link, info

@@ -6,9 +6,9 @@ import re
 import statistics
 import sys
 
-from harness.fuzzing.bench.common import OUT, build_ours, fuzzer_flags, known_env, run_libfuzzer, say
+from harness.bench.common import OUT, build_ours, fuzzer_flags, known_env, run_libfuzzer, say
 from harness.errors import BadInput
-from harness.fuzzing.bench.upstream import UPSTREAM_CPPFLAGS, UPSTREAM_FUZZERS, build_upstream
+from harness.bench.upstream import UPSTREAM_CPPFLAGS, UPSTREAM_FUZZERS, build_upstream
 from harness.fuzzing.targets import TABLE, TARGETS
 from harness.paths import TOP
 from harness.subjects.spec import DEFAULT_TREES

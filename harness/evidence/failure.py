@@ -4,6 +4,8 @@ campaigns, triage, the regression runner, the gate) uses these."""
 import os
 import re
 
+from harness.evidence import classes
+
 # Lines that say a fuzz input failed (the oracle, a sanitizer, libFuzzer).
 FAIL_RE = re.compile(r"(lz4gate-fuzz \S+: FAIL.*|==\d+==ERROR: .*|SUMMARY: .*|"
                      r"ERROR: libFuzzer: .*)")
@@ -24,36 +26,22 @@ UB_RE = re.compile(r"(\S+:\d+:\d+): runtime error: (.*)")
 FAULT_RE = re.compile(r"^\s*lz4gate-fuzz-fault: (base|candidate)\s*$", re.M)
 
 
-# Finding classes of the targets (fuzz/*.c, fuzz/oracle.h) -> "class" of a
-# regression case.
-ORACLE_CLASSES = {
-    "wrong_output": "wrong output (a valid block decoded to other bytes)",
-    "malformed_wrong_output": "wrong output (partial decode of a malformed block)",
-    "rejects_valid": "false reject (a valid block is rejected)",
-    "accepts_invalid": "accepts invalid input",
-    "offset0_output": "information leak (offset 0 accepted without writing zeros)",
-    "stale_output": "information leak (output depends on the buffer's old content)",
-    "wrote_before_dst": "OOB write (before the destination)",
-    "return_above_capacity": "wrong return value (above the capacity)",
-    "return_above_target": "wrong return value (above the target)",
-    "valid_block": "wrong output (a valid block from ref is not decoded exactly)",
-    "roundtrip": "invalid output (the block does not decode to the input)",
-    "nonconformant_block": "invalid output (the block breaks a rule of the format)",
-    "cross_decode": "invalid output (the other subject decodes the block differently)",
-    "negative_return": "wrong return value (negative)",
-    "fails_within_bound": "false failure (compression within compress_bound fails)",
-    "compress_fails": "false failure (compression fails)",
-    "bad_consumed": "wrong return value (consumed input size)",
-    "dest_size_short": "wrong return value (destSize consumes too little)",
-    "nondeterministic": "nondeterministic output",
-}
-
-
+# ASan's reports of an access outside a buffer (the region it hit).
 ASAN_CLASSES = {
     "heap-buffer-overflow": "OOB", "stack-buffer-overflow": "OOB",
     "global-buffer-overflow": "OOB", "use-after-poison": "OOB",
     "stack-buffer-underflow": "OOB", "dynamic-stack-buffer-overflow": "OOB",
+    "container-overflow": "OOB", "stack-use-after-return": "OOB",
+    "stack-use-after-scope": "OOB",
 }
+# Report types that are another table class's (libFuzzer's own words: its
+# "deadly signal" is a crash, "fuzz target exited" ended without a verdict).
+REPORT_CLASSES = {"deadly": "crash", "fuzz": "failed", "leak": "memory-leak",
+                  "requested": "out-of-memory", "allocation-size-too-big": "out-of-memory",
+                  "calloc-overflow": "out-of-memory", "malloc-limit": "out-of-memory",
+                  "Segmentation": "SEGV", "SIGSEGV": "SEGV", "SIGBUS": "SEGV",
+                  "SIGABRT": "crash", "SIGILL": "crash", "SIGFPE": "crash",
+                  "Aborted": "crash"}
 
 
 def failure_of(text):
@@ -105,6 +93,26 @@ def signature_class(kind, text):
     return what
 
 
+def fail_class_of(sig):
+    """The table class (harness/evidence/classes.py) of a signature or of
+    the class part of one: the oracle's and the runners' class names are
+    the table's; a sanitizer's report type maps to the row of that name (its
+    out-of-bounds reports to OOB-READ/WRITE already in signature_class), a
+    UBSan report to "ubsan"; a report type the table does not know is an
+    "unknown-crash" (a memory error the classes do not tell apart), never
+    left without a class."""
+    what = (sig or "").split(" in ")[0].split("@")[0].strip()
+    if what.startswith("ubsan"):
+        return "ubsan"
+    word = what.split(" ")[0]
+    for name in (what, word, REPORT_CLASSES.get(word)):
+        if name and classes.is_class(name):
+            return name
+    if word in ASAN_CLASSES:
+        return "OOB-READ"            # an overflow without its access line
+    return "unknown-crash"
+
+
 def signature(cls, entry, top=None):
     """The one failure signature: failure class @ API entry, and the function
     of the top frame in subject code when there is a stack. Suppression
@@ -120,7 +128,8 @@ def _failure_of(text):
         fid = m.group(2) or "oracle_error"
         cls, _, entry = fid.partition("@")
         return {"kind": fid, "message": m.group(0).strip(), "entry": entry or None,
-                "cls": ORACLE_CLASSES.get(cls, cls.replace("_", " "))}
+                "cls": classes.get(cls).what if classes.is_class(cls)
+                else cls.replace("_", " ")}
     m = SANITIZER_RE.search(text)
     if m:
         tool, what = m.group(1), m.group(2)

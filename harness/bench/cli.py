@@ -4,10 +4,10 @@ import sys
 
 from harness import atomic
 from harness.errors import EXIT_BAD_INPUT, EXIT_OK, BadInput
-from harness.fuzzing.bench.detect_releases import detect
-from harness.fuzzing.bench.find import find
-from harness.fuzzing.bench.help import HELP
-from harness.fuzzing.bench.speed import check_only, speed
+from harness.bench.detect_releases import detect
+from harness.bench.find import find
+from harness.bench.help import HELP
+from harness.bench.speed import check_only, speed
 
 
 class Parser(argparse.ArgumentParser):

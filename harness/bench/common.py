@@ -12,9 +12,10 @@ import time
 from harness import toolchain
 from harness.fuzzing.build import build
 from harness.fuzzing.campaign import read_text, stop_group
+from harness.findings import documented
 from harness.fuzzing.environment import documented_ids
 from harness.paths import BUILD
-from harness.report.failure import FAIL_RE
+from harness.evidence.failure import FAIL_RE
 
 OUT = os.path.join(BUILD, "fuzz-bench")
 PROGRESS_EVERY = 5
@@ -54,7 +55,8 @@ def known_env(target, subject, subject_b=None, record_dir=None):
         os.makedirs(record_dir)
         env["LZ4GATE_FUZZ_RECORD"] = record_dir
         return env
-    ids = documented_ids(target_args(target, subject, subject_b))
+    ids = documented_ids(target_args(target, subject, subject_b),
+                         documented.FuzzKnown(documented.Documented()))
     if ids:
         env["LZ4GATE_FUZZ_IGNORE"] = ",".join(ids)
     return env

@@ -10,12 +10,13 @@
   - the first upstream release without the bug (fixed_in), for "fixed
     upstream in 1.9.1: update to that instead".
 
-The ranges are harness/report/regressions/release_ranges.json (the bug's
+The ranges are harness/findings/release_ranges.json (the bug's
 affected upstream releases and kernel versions, as REGRESSIONS.md's table
 uses them)."""
 import re
 
-from harness.report.regressions import releases_table as rt
+from harness.evidence import snapshots
+from harness.findings import ranges as rt
 
 HEX = re.compile(r"\b([0-9a-f]{7,40})\b")
 ID_TAIL = re.compile(r"^[KU]LZ4-(.*)$")
@@ -143,7 +144,39 @@ def fixed_in(rng, release_tags):
 def release_tags():
     """The upstream release tags of the releases snapshot."""
     try:
-        trees, _ = rt.load_trees()
+        trees, _ = snapshots.load_trees()
     except Exception:       # no snapshot: no advice, never a failure
         return []
     return [t["tag"] for t in trees if t.get("spec", "").startswith("upstream")]
+
+
+class Catalogue:
+    """What the verdict needs to know of the regression cases and the base's
+    tree: which cases are one fix, whether the base predates a bug, where
+    it was fixed upstream. cases: the loaded cases; base_tree: tree_of() of
+    the base; ranges: release_ranges.json; tags: the upstream releases."""
+
+    def __init__(self, cases=(), base_tree=None, ranges=None, tags=()):
+        self.cases = {c["id"]: c for c in cases}
+        self.groups = fix_groups(list(cases)) if cases else {}
+        self.base_tree = base_tree
+        self.ranges = ranges or {}
+        self.tags = list(tags)
+
+    def case(self, case_id):
+        return self.cases.get(case_id)
+
+    def group(self, case_id):
+        return self.groups.get(case_id)
+
+    def lost_or_regression(self, case_id):
+        """The one answer to "lost fix or regression?" for a case the base
+        passes and the candidate fails: ("lost", "") when the base carries
+        the fix, or ("regression", advice) when the catalogue's ranges say
+        the base's tree predates the bug (it never had it), with the first
+        upstream release that fixed it when there is one."""
+        if not base_predates(self.ranges.get(case_id), self.base_tree):
+            return "lost", ""
+        fixed = fixed_in(self.ranges.get(case_id), self.tags)
+        return "regression", "; fixed upstream in %s: update to that instead" % fixed \
+            if fixed else ""

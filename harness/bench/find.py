@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from harness.fuzzing.bench.common import OUT, build_ours, known_env, say
+from harness.bench.common import OUT, build_ours, known_env, say
 from harness.fuzzing.build import tag_of
 from harness.fuzzing.campaign import DICT, read_text, seed_dir, stop_group
 

@@ -1,5 +1,5 @@
 """Documented findings: failures lz4gate has confirmed as real bugs of one
-tree, recorded in harness/report/known_findings.json (contracts, vectors,
+tree, recorded in harness/findings/known_findings.json (contracts, vectors,
 fuzzing) and in a case's own "known_findings" (regression cases).
 
 A documented finding is matched on all three of
@@ -19,9 +19,9 @@ import re
 
 from harness.errors import BadInput
 from harness.paths import HARNESS
-from harness.report.records import status_of
+from harness.evidence.records import FAILED_VERDICTS, status_of
 
-KNOWN_FINDINGS = os.path.join(HARNESS, "report", "known_findings.json")
+KNOWN_FINDINGS = os.path.join(HARNESS, "findings", "known_findings.json")
 
 
 def star_match(pattern, text):
@@ -103,12 +103,83 @@ class Documented:
         return None
 
 
-def classify(record, docs):
-    """Set record["status"] (and "finding" when a documented finding matches)."""
+CASE_STAGES = ("regress", "kunit")
+
+
+def check_cases(cases, docs):
+    """Every tree a case's "known_findings" names is one of the documented
+    trees (a misspelt tree would never match: BadInput, before any run)."""
+    for case in cases:
+        for k in case.get("known_findings", []):
+            if k.get("tree") not in docs.trees:
+                raise BadInput("regress/cases/%s.json: known finding names tree %r; use one "
+                               "of the trees of %s: %s" % (case["id"], k.get("tree"),
+                                                           docs.path, ", ".join(sorted(docs.trees))))
+    return cases
+
+
+def finding_of(record, docs, case=None):
+    """The one answer to "is this failure documented?": the id of the
+    documented finding a failing record is for its own tree (its identity)
+    and configuration, or None. A regression case documents its own failures
+    (its "known_findings"; case: the case, for a record of stage regress or
+    kunit), a contract check or vector is matched on its id, a fuzz record
+    on its signature (harness/findings/known_findings.json)."""
+    if record.get("verdict") not in FAILED_VERDICTS:
+        return None
+    identity, config = record.get("identity"), record.get("config")
+    if record.get("stage") in CASE_STAGES:
+        return docs.case(case, identity, config) if case else None
+    if record.get("stage") == "fuzz":
+        return docs.fuzz(identity, record["check"])
+    return docs.check(identity, config, record["check"])
+
+
+def mark(record, docs, case=None):
+    """Set record["status"] (pass | FAIL | known finding | n/a), and
+    "finding" for a known finding; returns the record."""
     record["status"] = status_of(record["verdict"])
-    if record["status"] == "FAIL":
-        fid = docs.check(record.get("identity"), record["config"], record["check"])
-        if fid:
-            record["status"] = "known finding"
-            record["finding"] = fid
+    fid = finding_of(record, docs, case) if record["status"] == "FAIL" else None
+    if fid:
+        record["status"], record["finding"] = "known finding", fid
     return record
+
+
+class Marker:
+    """mark_all() with these documented findings, as a function of (records,
+    cases) that a process pool can hand to its workers (the releases and
+    kernels runs: harness/runners/releases/run.py)."""
+
+    def __init__(self, docs):
+        self.docs = docs
+
+    def __call__(self, records, cases=()):
+        return mark_all(records, self.docs, cases)
+
+
+class FuzzKnown:
+    """What the fuzzing layer asks of the documented findings, handed to it
+    (harness/fuzzing does not read them itself: it lies below this layer):
+    finding(signature, identity), the finding_of() answer for a campaign's
+    finding, and ids(identity), the CLASS@ENTRY of every fuzz finding
+    documented for a tree (what a run that stops at its first finding
+    counts instead)."""
+
+    def __init__(self, docs):
+        self.docs = docs
+
+    def finding(self, signature, identity):
+        return finding_of({"stage": "fuzz", "check": signature, "identity": identity,
+                           "verdict": "FAIL"}, self.docs)
+
+    def ids(self, identity):
+        return self.docs.fuzz_ids(identity)
+
+
+def mark_all(records, docs, cases=()):
+    """mark() every record; cases: the regression cases the records of
+    stage regress and kunit are of."""
+    by_id = {c["id"]: c for c in cases}
+    for r in records:
+        mark(r, docs, by_id.get(r.get("check")))
+    return records

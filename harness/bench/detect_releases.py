@@ -32,9 +32,9 @@ from harness.fuzzing.build import build, subject_config
 from harness.fuzzing.crash_triage import CrashTriage, summary_line
 from harness.fuzzing.campaign import DICT, namespace, replay_args, seed_dir, stop_group
 from harness.fuzzing.environment import target_env
-from harness.fuzzing.bench import detect_bugs as db
+from harness.bench import detect_bugs as db
 from harness.paths import BUILD, TOP, shown
-from harness.runners.releases import git
+from harness.subjects import releases as git
 
 OUT = os.path.join(BUILD, "detect")
 RUNS_LOG = os.path.join(OUT, "runs.jsonl")
@@ -334,7 +334,7 @@ def write_tsv(args, rows, order, path=TSV):
                                 str(args.cap_cpu_min * 60), ",".join(r["shares"]) or "-"]))
     lines.sort(key=lambda l: (order.get(l.split("\t")[1], len(order)), l.split("\t")[0]))
     with open(path, "w") as f:
-        f.write("# fuzz-bench --find releases (harness/fuzzing/bench/detect_releases.py): "
+        f.write("# fuzz-bench --find releases (harness/bench/detect_releases.py): "
                 "CPU seconds to the first finding of each bug; runs_cpu_s: one per run, "
                 "- when not found; target: the best one (a miss lists those tried)\n")
         f.write("\t".join(TSV_HEADER) + "\n")

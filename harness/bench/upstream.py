@@ -7,7 +7,7 @@ import shutil
 
 from harness import atomic
 from harness.errors import BadInput
-from harness.fuzzing.bench.common import OUT, fuzzer_flags, say
+from harness.bench.common import OUT, fuzzer_flags, say
 from harness.subjects.spec import DEFAULT_TREES
 from harness.toolchain import SUBJECT_UBSAN, file_digest, run_or_fail, sha
 

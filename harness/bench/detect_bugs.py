@@ -18,7 +18,6 @@ import re
 
 from harness import toolchain
 from harness.paths import CASES_DIR, TOP
-from harness.report.failure import ORACLE_CLASSES
 
 RELEASES_JSONL = os.path.join(TOP, "regress", "results", "releases.jsonl")
 # The configurations a 64-bit libFuzzer campaign stands for; a bug that
@@ -70,7 +69,7 @@ FRAME_ADAPTER_ENTRY = {"decompress": "frame_decompress", "compress": "frame_comp
 
 def parse_signature(sig):
     """(class, entry, top function or None) of "CLASS@ENTRY[ in FUNC]"
-    (harness/report/failure.py signature()), the entry as the case files
+    (harness/evidence/failure.py signature()), the entry as the case files
     name it (FRAME_ADAPTER_ENTRY)."""
     head, _, top = sig.partition(" in ")
     cls, _, entry = head.partition("@")

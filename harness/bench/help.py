@@ -101,7 +101,7 @@ DESCRIPTION
     one family whether a guard page gave SEGV or ASan's heap an overflow;
     wrong output, wrong return value, accepted invalid input, false failure
     are the others) and the same entry, or an entry of another of the
-    case's tests (harness/fuzzing/bench/detect_bugs.py same_defect). Bugs
+    case's tests (harness/bench/detect_bugs.py same_defect). Bugs
     of one release with one signature are found together. A bug is
     benchmarked by the targets that call its entry (detect_bugs.py
     TARGET_ENTRIES: decode_differential, ref_to_subject, decode_large,
@@ -189,4 +189,6 @@ EXAMPLES
     make fuzz-bench FIND=releases LZ4_GIT=~/src/lz4      # the default set, 3 runs x 10 CPU min
     python3 -m harness fuzz-bench --find releases --lz4-git ~/src/lz4 --tags v1.9.1 \
         --bugs ULZ4-2019-PARTIAL --runs 1 --cap-cpu-min 1
+
+Manual: docs/fuzzing.md
 """

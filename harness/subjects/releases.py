@@ -103,20 +103,3 @@ def _holds(out, commit):
             return f.read().strip() == commit
     except OSError:
         return False
-    tmp = "%s.tmp.%d" % (out, os.getpid())
-    shutil.rmtree(tmp, ignore_errors=True)
-    os.makedirs(tmp)
-    archive = subprocess.Popen(["git", "-C", clone, "archive", "--format=tar", commit],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    tar = subprocess.run(["tar", "-x", "-C", tmp], stdin=archive.stdout,
-                         stderr=subprocess.PIPE, universal_newlines=True)
-    archive.stdout.close()
-    err = archive.stderr.read().decode(errors="replace")
-    if archive.wait() != 0 or tar.returncode != 0:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise BadInput("cannot export %s of %s: %s" % (ref, clone, (err or tar.stderr).strip()))
-    with open(os.path.join(tmp, MARK), "w") as f:
-        f.write(commit + "\n")
-    shutil.rmtree(out, ignore_errors=True)
-    os.rename(tmp, out)
-    return out, commit
