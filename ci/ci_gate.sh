@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# CI entry point for gating a vendoring update; called by the GitHub Actions
-# workflow (ci/github/lz4gate.yml) and the GitLab job (ci/gitlab/lz4gate.yml).
+# CI entry point for gating a vendoring update; called by the GitHub Action
+# (action.yml) and the GitLab CI/CD component (templates/lz4gate.yml), whose
+# inputs set these variables (docs/ci.md).
 #
-# Two ways to name the sides (set by the CI template):
+# Two ways to name the sides:
 #   LZ4GATE_REPO        a checkout of the project, with its history: the
 #                       change's LZ4 copy is found by scan on the merge base
 #                       and the head (python3 -m harness pr --help); a change
@@ -14,8 +15,10 @@
 #   LZ4GATE_CANDIDATE   SPEC of the candidate, e.g. kernel:/path/to/pr/checkout
 # and
 #   LZ4GATE_FUZZ_TIME   seconds of differential fuzzing (default 300)
-#   LZ4GATE_STRICT      1: known findings fail the gate too
+#   LZ4GATE_STRICT      1 or true: behaviour changes (WARN) fail the gate too
 #   LZ4GATE_CONFIGS     build configurations, e.g. asan64,O2 (default: the gate's)
+#   LZ4GATE_WAIVERS     waivers file, relative to LZ4GATE_REPO (default: its
+#                       .lz4gate.toml)
 #   LZ4GATE_EXTRA_ARGS  more ci/gate.py options, split on spaces
 #                       (e.g. "--patch /path/series.mbox --fuzz-targets decode_differential")
 #   LZ4GATE_OUT         report directory (default build/gate): report.md,
@@ -43,9 +46,14 @@ fi
 out=${LZ4GATE_OUT:-$top/build/gate}
 
 make -C "$top" -s deps subjects || exit 2
-args=(--fuzz-time "${LZ4GATE_FUZZ_TIME:-300}" --out "$out")
-[ "${LZ4GATE_STRICT:-0}" = 1 ] && args+=(--strict)
+# One line per variable and the option it sets (tests/test_ci_action.py
+# reads these lines: every input of the action and the component reaches
+# an option the command accepts).
+args=(--out "$out")
+args+=(--fuzz-time "${LZ4GATE_FUZZ_TIME:-300}")
+case ${LZ4GATE_STRICT:-0} in 1|true) args+=(--strict);; esac
 [ -n "${LZ4GATE_CONFIGS:-}" ] && args+=(--configs "$LZ4GATE_CONFIGS")
+[ -n "${LZ4GATE_WAIVERS:-}" ] && args+=(--waivers "$(cd "${repo:-.}" && realpath -m -- "$LZ4GATE_WAIVERS")")
 # shellcheck disable=SC2206  # split on purpose: several options
 [ -n "${LZ4GATE_EXTRA_ARGS:-}" ] && args+=(${LZ4GATE_EXTRA_ARGS})
 (cd "$top" && "${sides[@]}" "${args[@]}" >/dev/null)

@@ -20,6 +20,7 @@ packages=(
     gcovr                 # coverage reports
     python3-pytest        # the suite's own tests
     python3-pytest-xdist  # ... on every core (make test, make check)
+    python3-yaml          # the suite reads action.yml and the GitLab component
     gcc-multilib          # 32-bit builds
     g++-multilib          # 32-bit libFuzzer builds (libstdc++)
     qemu-user             # runs 32-bit builds where the kernel cannot (no IA-32 emulation)
