@@ -9,6 +9,7 @@ import pytest
 
 from harness.findings import catalogue, classify as classifier, policy
 from harness.findings.catalogue import Catalogue
+from harness.report import gate_markdown
 
 pytestmark = pytest.mark.check
 
@@ -257,6 +258,10 @@ def test_undefined_behaviour_the_base_does_not_have_is_said_so_not_a_missing_ent
                rec("candidate", "c", "asan32", "pass", ubsan=ub)])
     item = got["categories"]["changed"][0]
     assert item["why"].startswith("base passes; candidate: undefined behaviour"), item["why"]
+    # the report's base line: the base's own run of the check, not a
+    # missing entry point (the 1.9.2 -> 1.9.3 stability run's lz4hc.c:1034)
+    assert item["base"] == "passes" and item["other"]["verdict"] == "pass", item["other"]
+    assert ("base", "pass [asan32] ") in gate_markdown.evidence(item)
     got = run([rec("base", "c", "asan32", "n/a"),
                rec("candidate", "c", "asan32", "pass", ubsan=ub)])
     assert "no such entry point" in got["categories"]["changed"][0]["why"]

@@ -74,10 +74,13 @@ def _runner_item(key, sides, ev, catalogue, docs):
             return _item(stage, check, "fixed", "base fails (%s), candidate passes"
                          % summary(b_fail), b_fail, cand, base, catalogue)
         return None
-    base_has = any(r["verdict"] != "n/a" for r in sides.get("base_ran", base))
+    # A UBSan unit's base is the base's run of the same check (its UBSan
+    # unit has records only where the base reported UBSan too).
+    base_ran = sides.get("base_ran", base)
+    base_has = any(r["verdict"] != "n/a" for r in base_ran)
     cat, why = place({"stage": stage, "id": check}, c_fail, b_fail, base_has, ev, catalogue,
                      docs)
-    return _item(stage, check, cat, why, c_fail, b_fail or base, base, catalogue)
+    return _item(stage, check, cat, why, c_fail, b_fail or base_ran, base_ran, catalogue)
 
 
 def _item(stage, check, cat, why, shown, other, base, catalogue):
