@@ -128,6 +128,46 @@ def test_a_change_that_touches_no_copy_has_nothing_to_gate(tmp_path):
 
 
 @pytest.mark.check
+def test_a_copy_is_its_own_files_not_its_folder(tmp_path):
+    # A client keeps lz4 in src/ beside its own code, with xxHash renamed
+    # (issue 45): lz4frame.c includes "rdxxhash.h", whose rdxxhash.c is the
+    # copy's too; src/client.c is not.
+    files = {"src/" + k.split("/", 1)[1]: v for k, v in upstream_copy("lz4", (1, 9, 4)).items()}
+    files.update({"src/lz4frame.c": '#include "lz4.h"\n#include "rdxxhash.h"\n'
+                                    "int LZ4F_compressFrame(void) { return rd_xxh(); }\n",
+                  "src/rdxxhash.h": "int rd_xxh(void);\n",
+                  "src/rdxxhash.c": '#include "rdxxhash.h"\nint rd_xxh(void) { return 1; }\n',
+                  "src/client.c": "int client(void) { return 0; }\n"})
+    repo = project(tmp_path, files)
+    write_tree(repo, {"src/client.c": "int client(void) { return 1; }\n"})
+    commit(repo)
+    proc = pr(repo, "--base-ref", "main", "--dry-run")
+    assert proc.returncode == 0 and proc.stdout == "", proc.stderr
+    assert "nothing to gate: the change (1 file(s)) touches no LZ4 copy (src)" in proc.stderr
+    write_tree(repo, {"src/rdxxhash.c": '#include "rdxxhash.h"\nint rd_xxh(void) { return 2; }\n'})
+    commit(repo)
+    proc = pr(repo, "--base-ref", "main", "--dry-run")
+    assert proc.returncode == 0 and "--candidate" in proc.stdout, proc.stderr
+    assert "touches the LZ4 copy at src (upstream, 1.9.4): 1 file(s)" in proc.stderr
+
+
+@pytest.mark.check
+def test_a_change_that_removes_the_copy_says_what_the_project_uses_now(tmp_path):
+    repo = project(tmp_path, dict(upstream_copy("third_party/lz4", (1, 9, 3)),
+                                  **{"CMakeLists.txt": "add_subdirectory(third_party/lz4)\n"}))
+    git(repo, "rm", "-q", "-r", "third_party/lz4")
+    write_tree(repo, {"CMakeLists.txt": "project(p C)\nfind_package(LZ4 REQUIRED)\n"})
+    commit(repo, "use the system lz4")
+    for args in (["--dry-run"], ["--head", "change", "--dry-run"]):
+        proc = pr(repo, "--base-ref", "main", *args)
+        assert proc.returncode == 0 and proc.stdout == "", proc.stderr
+        line = [x for x in proc.stderr.splitlines() if "removes the LZ4" in x]
+        assert line == ["lz4gate pr: the change removes the LZ4 copy third_party/lz4 (upstream, "
+                        "1.9.3): nothing to gate; the build files name this LZ4: "
+                        "CMakeLists.txt:2: find_package(LZ4 REQUIRED)"], proc.stderr
+
+
+@pytest.mark.check
 def test_two_copies_changed_added_or_removed_exit_2_naming_them(tmp_path):
     repo = project(tmp_path, dict(upstream_copy("a/lz4", (1, 8, 3)),
                                   **upstream_copy("b/lz4", (1, 8, 3))))

@@ -13,6 +13,7 @@ import sys
 from harness.errors import EXIT_BAD_INPUT, EXIT_OK, BadInput
 from harness.gate.export import (add_files, export, export_commit, export_dir, git,
                                  outside_files, project_name)
+from harness.gate import unbundled
 from harness.subjects.find.copies import kind_label, scan
 
 HELP = """\
@@ -60,9 +61,12 @@ OPTIONS
 
 EXIT STATUS
     The gate's (0 pass, 1 fail, 2 could not run); 0 with one line when the
-    change touches no LZ4 copy; 2 when the repository, the ref or the
-    pairing is not clear (two copies changed, a copy added or removed),
-    with the copies listed.
+    change touches no file of an LZ4 copy (a copy is its own files: those
+    that define LZ4's functions, its header and what they include, not the
+    rest of its folder), and 0 with one line when it removes the copy (the
+    line quotes the build files that name lz4: what the project uses now);
+    2 when the repository, the ref or the pairing is not clear (two copies
+    changed, a copy added), with the copies listed.
 
 EXAMPLES
     python3 -m harness pr ~/src/c-blosc --base-ref origin/main --dry-run
@@ -91,14 +95,14 @@ def default_base_ref(env):
 
 def members(copy):
     """Does a changed path belong to copy? (kernel: its LZ4 files; any
-    other: the files of its folder, and its header kept elsewhere)."""
+    other: its own files, harness/subjects/find/copies.py own_files, not
+    the rest of its folder)."""
     top = "" if copy["path"] == "." else copy["path"] + "/"
     if copy["kind"] == "kernel":
         own = tuple(top + m for m in KERNEL_MEMBERS)
         return lambda p: p.startswith(own)
-    lib = "" if copy["library"] == "." else copy["library"]
-    header = copy["header"]
-    return lambda p: os.path.dirname(p) == lib or p == header
+    own = set(copy["own"])
+    return lambda p: p in own
 
 
 def touched(copies, changed):
@@ -123,8 +127,6 @@ def pair(base_touched, head_touched):
     if not base_touched:
         raise BadInput("the change adds an LZ4 copy the base does not have (%s): nothing to "
                        "compare it with; test it alone with `make regress SUBJECT=...`" % where)
-    if not head_touched:
-        raise BadInput("the change removes the LZ4 copy (%s): nothing to gate" % where)
     raise BadInput("the change touches several LZ4 copies (%s); gate each with `make gate "
                    "BASE=... CANDIDATE=...`" % where)
 
@@ -207,6 +209,11 @@ def plan(repo, base_ref, head=None, adapters=(False, False)):
     if not b and not h:
         say.append("nothing to gate: the change (%d file(s)) touches no LZ4 copy (%s)" % (
             len(changed), ", ".join(c["path"] for c in head_copies) or "the head has none"))
+        return None, say
+    if len(b) == 1 and not h:       # unbundled: the project now links another LZ4
+        copy = b[0][0]
+        say.append(unbundled.removal_line(copy, unbundled.lines(
+            top, head_commit if head else None, copy["path"])))
         return None, say
     base_copy, head_copy = pair(b, h)
     n = dict((c["path"], k) for c, k in h)[head_copy["path"]]

@@ -141,6 +141,28 @@ def outside_includes(top, lib, texts):
     return out
 
 
+def own_files(top, lib, seeds, texts):
+    """The files that are the copy (top-relative paths): seeds (its LZ4
+    files and header) and what they include by a quoted path that exists,
+    transitively, with the .c file beside each included header of the same
+    name (a renamed companion: "rdxxhash.h" brings "rdxxhash.c"). Other
+    files of the folder are the project's (issue 45: a change beside the
+    copy is no change to it)."""
+    own, todo = set(), list(seeds)
+    while todo:
+        rel = todo.pop()
+        if rel in own or not os.path.isfile(os.path.join(top, rel)):
+            continue
+        own.add(rel)
+        text = texts[rel] if rel in texts else _read(os.path.join(top, rel))
+        for inc in ctext.includes(text, quoted_only=True):
+            here = os.path.normpath(os.path.join(_parent(rel), inc))
+            todo.append(here)
+            if here.endswith(".h"):
+                todo.append(here[:-2] + ".c")
+    return sorted(own)
+
+
 def _kind(public, defined, gen, kernel):
     if kernel:
         return "kernel"
@@ -233,6 +255,9 @@ def _describe(top, root, lib, kernel, members, dirs, texts, defs, table):
     (copy["version"], copy["version_from"]), copy["releases"] = \
         _version(top, copy, texts, table)
     copy["outside"] = [] if kernel else outside_includes(top, lib, texts)
+    copy["own"] = [os.path.join(root, f) for f in files] if kernel else \
+        own_files(top, lib, [os.path.join(lib, f) for f in files] + ([header] if header else []),
+                  texts)
     if kernel:
         copy["buildable"] = bool(gen) and any(f.endswith(".c") for f in files)
     else:
