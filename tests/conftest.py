@@ -56,6 +56,7 @@ def expect_bad_input(proc, *words):
     assert len(lines) == 1, proc.stderr
     for w in words:
         assert w in lines[0], lines[0]
+    return lines[0]
 
 
 def _session_id():

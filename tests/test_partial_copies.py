@@ -155,12 +155,28 @@ def test_a_build_error_is_shown_verbatim(tmp_path):
                      "error: use of undeclared identifier 'lz4gate_no_such_name'")
 
 
-def test_a_link_error_names_the_undefined_reference(tmp_path):
+def test_a_link_error_names_the_symbol_the_file_and_the_options(tmp_path):
+    # the copy's file and line as the reader knows them, not a staging path
+    # (issue 45: librdkafka's lz4.c calls rd_kafka_mem_malloc)
     top = make_copy(tmp_path / "link", header="beside",
                     extra="int lz4gate_min(int a, int b) { return MIN(a, b); }\n")
     proc = harness("subjects", "build", "-q", "upstream:" + top, "--config", "O0")
-    expect_bad_input(proc, "linking upstream:", "undefined reference to `MIN'")
-    assert "linker command failed" not in proc.stderr
+    line = expect_bad_input(proc, "lz4.c:", "(upstream:%s) calls MIN, which no file of the "
+                            "copy defines" % top, "--define", "--adapter FILE.c with --sources")
+    assert "build/stage" not in line and "linker command failed" not in proc.stderr
+
+
+def test_a_renamed_companion_the_copy_includes_is_compiled(tmp_path):
+    # librdkafka keeps xxHash as rdxxhash.c/.h, included by its lz4frame.c;
+    # a .c file of the folder no LZ4 source reaches is not compiled (issue 45)
+    top = make_copy(tmp_path / "companion", header="beside",
+                    extra='#include "rdcomp.h"\nint lz4gate_comp(void) { return rd_comp(); }\n')
+    write(os.path.join(top, "lib", "rdcomp.h"), "int rd_comp(void);\n")
+    write(os.path.join(top, "lib", "rdcomp.c"), '#include "rdcomp.h"\n'
+          "int rd_comp(void) { return 7; }\n")
+    write(os.path.join(top, "lib", "project.c"), "int project(void) { return no_such(); }\n")
+    proc = harness("subjects", "build", "-q", "upstream:" + top, "--config", "O0")
+    assert proc.returncode == 0, proc.stderr
 
 
 @pytest.mark.check

@@ -14,6 +14,7 @@ Objects come from the shared cache (harness/objcache.py).
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 
@@ -178,7 +179,14 @@ class Builder:
             toolchain.run_or_fail(cmd[:1] + toolchain.linker_flags(self.cc) + cmd[1:], what,
                                   env=env)
         except BuildError:
-            toolchain.run_or_fail(cmd, what, env=env)
+            try:
+                toolchain.run_or_fail(cmd, what, env=env)
+            except BuildError as e:
+                m = UNDEFINED.search(e.line)
+                if m:
+                    raise MissingSymbol(self.s, self.stage, m.group(3), m.group(1),
+                                        m.group(2)) from e
+                raise
         os.remove(exe)
 
     def _isolate(self, objs):
@@ -257,6 +265,30 @@ class MissingHeader(BadInput):
     def message(self, option=None):
         return "%s (%s) includes %s, which is not in the copy: pass %s DIR" % (
             self.where(), self.subject.spec, self.header, option or self.option)
+
+
+# ld.bfd's one line: "/stage/lz4.c:1493: undefined reference to `name'".
+UNDEFINED = re.compile(r"(/\S+?):(\d+): undefined reference to `([^']+)'")
+
+
+class MissingSymbol(MissingHeader):
+    """A function a file of the copy calls and no file of the copy defines
+    (the project's own code: librdkafka's lz4.c allocates through
+    rd_kafka_mem_malloc): named with the file and line that need it and the
+    options that supply it (issue 45)."""
+
+    def __init__(self, subject, stage, symbol, includer, line):
+        self.symbol, self.line = symbol, line
+        super().__init__(subject, stage, symbol, includer)
+
+    def message(self, option=None):
+        # the gate names the side: --candidate-include -> --candidate-define
+        side = (option or "--include")[:-len("include")]
+        return ("%s:%s (%s) calls %s, which no file of the copy defines (the project's own "
+                "code): a %sdefine that selects the copy's other path (LZ4_USER_MEMORY_"
+                "FUNCTIONS, XXH_INLINE_ALL, ...), or an adapter that defines it (%sadapter "
+                "FILE.c with %ssources; docs/subjects.md)" % (
+                    self.where(), self.line, self.subject.spec, self.symbol, side, side, side))
 
 
 def defined_names(obj):

@@ -7,6 +7,7 @@ import re
 from harness.errors import BadInput
 from harness.paths import ADAPTERS
 from harness.subjects import streaming as stream
+from harness.subjects.find import ctext
 from harness.subjects.spec import UPSTREAM_SOURCES
 from harness.subjects.versions import upstream_version
 from harness.toolchain import OUR_WARNINGS, SUBJECT_WARNINGS
@@ -146,15 +147,34 @@ def _shown(b, path):
     return path
 
 
+def companions(folder, names):
+    """The LZ4 sources of a folder and the .c file of each header of the
+    folder they include (transitively): xxhash.c for lz4frame.c's
+    "xxhash.h", and a renamed companion too (librdkafka's lz4frame.c
+    includes "rdxxhash.h": rdxxhash.c; issue 45). A .c file no LZ4 source
+    reaches is the project's own (u-boot's lib/ holds lz4.c and xxhash.c,
+    and no lz4frame.c)."""
+    todo = [n for n in UPSTREAM_SOURCES if n in names and n != "xxhash.c"]
+    done = []
+    while todo:
+        name = todo.pop(0)
+        if name in done:
+            continue
+        done.append(name)
+        with open(os.path.join(folder, name), errors="replace") as f:
+            text = f.read()
+        for inc in ctext.includes(text, quoted_only=True):
+            stem, ext = os.path.splitext(inc)
+            if ext == ".h" and "/" not in inc and stem + ".c" in names:
+                todo.append(stem + ".c")
+    return done
+
+
 def build_upstream(b, stage):
     layout = os.path.dirname(b.s.files[0])
     incdir = os.path.join(stage, layout)
-    names = {os.path.basename(f) for f in b.s.files}
-    # (xxhash.c serves lz4frame.c; without it, a folder's xxhash.c is the
-    # project's own: u-boot's lib/ holds both lz4.c and xxhash.c.)
-    sources = [os.path.join(stage, f) for f in b.s.files
-               if os.path.basename(f) in UPSTREAM_SOURCES and
-               (os.path.basename(f) != "xxhash.c" or "lz4frame.c" in names)]
+    names = {os.path.basename(f) for f in b.s.files if os.path.dirname(f) == layout}
+    sources = [os.path.join(incdir, n) for n in companions(incdir, names)]
     objs, info = _build_upstream_like(b, incdir, sources, b.s.spec)
     return objs, [], info
 
