@@ -195,3 +195,17 @@ def test_a_keep_going_campaign_reports_the_frequent_and_the_rare_crash():
                        "--subject", SUBJECT, "--runs", "1500", "--time", "900", "--seed", seed,
                        timeout=1800)
         check_campaign(proc, seed)
+
+
+@pytest.mark.check
+def test_a_ubsan_site_is_one_line_whatever_its_addresses():
+    # lz4 1.9.0's decode_differential campaign: one overflow at lz4.c:1827:44
+    # printed 193 times, each with other pointers (issue 41)
+    log = "".join("lib/lz4.c:1827:44: runtime error: addition of unsigned offset to 0x%x "
+                  "overflowed to 0x%x\n" % (0x631000014801 + i, 0x630fff01480d + i)
+                  for i in range(193))
+    log += "lib/lz4.c:90:1: runtime error: load of misaligned address 0x1 for type 'U32'\n"
+    lines = campaign.ubsan_lines(log)
+    assert len(lines) == 2, lines
+    assert lines[0].endswith("(193 reports at this site, other addresses)"), lines[0]
+    assert lines[1].endswith("for type 'U32'"), lines[1]

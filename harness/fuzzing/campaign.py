@@ -191,9 +191,25 @@ def reproduce_command(args, path):
     return cmd + (" --bits 32" if str(args.bits) == "32" else "") + " " + shown(path)
 
 
+def ubsan_lines(log_text):
+    """One line per UBSan site (file:line:col and the message, addresses
+    aside): a campaign reports the same overflow at lz4.c:1827:44 some 200
+    times, each with other pointers (issue 41)."""
+    sites = {}
+    for m in UBSAN_RE.finditer(log_text):
+        line = m.group(1)
+        site, _, what = line.partition(": runtime error: ")
+        key = (site, re.sub(r"0x[0-9a-fA-F]+", "0x...", what))
+        first, n = sites.get(key, (line, 0))
+        sites[key] = (first, n + 1)
+    return ["UBSan in subject code (not a crash): %s%s" % (
+        first, "" if n == 1 else " (%d reports at this site, other addresses)" % n)
+        for _, (first, n) in sorted(sites.items())]
+
+
 def report(args, found, log_text, triage=None):
-    for line in sorted({m.group(1) for m in UBSAN_RE.finditer(log_text)}):
-        print("UBSan in subject code (not a crash): %s" % line)
+    for line in ubsan_lines(log_text):
+        print(line)
     if triage is not None:
         eng = triage.get("engine")
         print(crash_triage.summary_line(triage, eng and "libFuzzer counted %d crash(es), %d "
