@@ -159,5 +159,8 @@ def place(unit, c_fail, b_fail, base_has, ev, catalogue, docs):
             summary(c_fail), advice)
     note = "; documented for the candidate's tree (%s), which never hides a bug the base " \
         "does not have" % found[0] if found and all(found) else ""
-    return policy.category_of_new(kind), "base passes; candidate: %s (%s)%s" % (
-        kind, summary(c_fail), note)
+    # a UBSan unit: the base ran the check (it may fail it otherwise) and
+    # reported no undefined behaviour there
+    theirs = "the base reports none here" if unit["stage"] == "ubsan" else "base passes"
+    return policy.category_of_new(kind), "%s; candidate: %s (%s)%s" % (
+        theirs, kind, summary(c_fail), note)
