@@ -161,6 +161,6 @@ def place(unit, c_fail, b_fail, base_has, ev, catalogue, docs):
         "does not have" % found[0] if found and all(found) else ""
     # a UBSan unit: the base ran the check (it may fail it otherwise) and
     # reported no undefined behaviour there
-    theirs = "the base reports none here" if unit["stage"] == "ubsan" else "base passes"
+    base_said = "the base reports none here" if unit["stage"] == "ubsan" else "base passes"
     return policy.category_of_new(kind), "%s; candidate: %s (%s)%s" % (
-        theirs, kind, summary(c_fail), note)
+        base_said, kind, summary(c_fail), note)
